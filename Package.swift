@@ -1,0 +1,86 @@
+// swift-tools-version:6.2
+// Lifeboat: a property and stress test harness for backup and restore of Core Data-format SQLite stores.
+import PackageDescription
+
+/// Every Swift target builds in Swift 6 language mode with strict concurrency (the tools-version default).
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "Lifeboat",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "lifeboat", targets: ["lifeboat"]),
+        .executable(name: "faultfs", targets: ["faultfs"]),
+        .library(name: "StoreModel", targets: ["StoreModel"]),
+        .library(name: "Strategies", targets: ["Strategies"]),
+        .library(name: "FaultFS", targets: ["FaultFS"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+    ],
+    targets: [
+        // C shims (swift-nio style: one C target per system concern).
+        .systemLibrary(name: "CFuse3", pkgConfig: "fuse3", providers: [.apt(["libfuse3-dev"])]),
+        .target(name: "CLifeboatSys"),
+
+        // The system under test: Core Data's SQLite layout and coordinator operations.
+        .target(
+            name: "StoreModel",
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                "CLifeboatSys",
+            ],
+            swiftSettings: strict),
+        // Backup and restore strategies, each a small type behind one protocol.
+        .target(
+            name: "Strategies",
+            dependencies: [
+                "StoreModel",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                "CLifeboatSys",
+            ],
+            swiftSettings: strict),
+        // The fault-injecting FUSE file system (daemon, control protocol, client API).
+        .target(
+            name: "FaultFS",
+            dependencies: ["CFuse3", "CLifeboatSys"],
+            swiftSettings: strict),
+        .executableTarget(name: "faultfs", dependencies: ["FaultFS"], swiftSettings: strict),
+
+        // The command line: thin, testable commands in a library, a two-line main.
+        .target(
+            name: "LifeboatCLI",
+            dependencies: [
+                "StoreModel", "Strategies", "FaultFS",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict),
+        .executableTarget(name: "lifeboat", dependencies: ["LifeboatCLI"], swiftSettings: strict),
+
+        .testTarget(
+            name: "StoreModelTests",
+            dependencies: ["StoreModel", .product(name: "PropertyBased", package: "swift-property-based")],
+            swiftSettings: strict),
+        .testTarget(
+            name: "StrategiesTests",
+            dependencies: ["Strategies", "StoreModel", .product(name: "PropertyBased", package: "swift-property-based")],
+            swiftSettings: strict),
+        .testTarget(
+            name: "FaultFSTests",
+            dependencies: ["FaultFS", .product(name: "PropertyBased", package: "swift-property-based"),
+                           .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strict),
+        .testTarget(
+            name: "LifeboatCLITests",
+            dependencies: ["LifeboatCLI", "StoreModel"],
+            swiftSettings: strict),
+    ]
+)

@@ -1,0 +1,33 @@
+/*
+ * CFuse3: libfuse3 for Swift.
+ *
+ * libfuse selects its ABI by FUSE_USE_VERSION and exposes fuse_main, fuse_new and fuse_loop_mt as macros
+ * that Swift cannot call, so this header fixes the version and wraps each macro in a static inline function.
+ */
+#ifndef LIFEBOAT_CFUSE3_SHIM_H
+#define LIFEBOAT_CFUSE3_SHIM_H
+
+#define FUSE_USE_VERSION 312
+#define _FILE_OFFSET_BITS 64
+
+#include <fuse3/fuse.h>
+#include <fuse3/fuse_lowlevel.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/file.h>
+
+static inline int cfuse_main(int argc, char *argv[], const struct fuse_operations *op, void *private_data) {
+    return fuse_main(argc, argv, op, private_data);
+}
+
+static inline struct fuse *cfuse_new(struct fuse_args *args, const struct fuse_operations *op, void *private_data) {
+    return fuse_new(args, op, sizeof(*op), private_data);
+}
+
+static inline int cfuse_loop_mt(struct fuse *f, struct fuse_loop_config *config) {
+    return fuse_loop_mt(f, config);
+}
+
+#endif

@@ -1,0 +1,2 @@
+/// Core Data store model. (issue 2)
+public enum StoreModelNamespace {}

@@ -1,0 +1,3 @@
+import StoreModel
+/// Strategies. (issue 2)
+public enum StrategiesNamespace {}

@@ -1,0 +1,2 @@
+import FaultFS
+print("faultfs protocol \(FaultFSVersion.protocolVersion)")

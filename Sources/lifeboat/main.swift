@@ -1,0 +1,2 @@
+import LifeboatCLI
+await Lifeboat.main()

@@ -1,0 +1,3 @@
+import Testing
+@testable import FaultFS
+@Test func protocolVersionIsOne() { #expect(FaultFSVersion.protocolVersion == 1) }
