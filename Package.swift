@@ -15,6 +15,7 @@ let package = Package(
         .executable(name: "faultfs", targets: ["faultfs"]),
         .library(name: "StoreModel", targets: ["StoreModel"]),
         .library(name: "Strategies", targets: ["Strategies"]),
+        .library(name: "StoreCheck", targets: ["StoreCheck"]),
         .library(name: "FaultFS", targets: ["FaultFS"]),
     ],
     dependencies: [
@@ -38,6 +39,15 @@ let package = Package(
                 "CLifeboatSys",
             ],
             swiftSettings: strict),
+        // Layout-driven verification and comparison of stores (`lifeboat check`).
+        .target(
+            name: "StoreCheck",
+            dependencies: [
+                "StoreModel",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strict),
         // Backup and restore strategies, each a small type behind one protocol.
         .target(
             name: "Strategies",
@@ -47,6 +57,11 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 "CLifeboatSys",
             ],
+            swiftSettings: strict),
+        // Drills: scratch stores, strategies run against them, verdicts and the run directory.
+        .target(
+            name: "Runner",
+            dependencies: ["StoreModel", "StoreCheck", "Strategies"],
             swiftSettings: strict),
         // The fault-injecting FUSE file system (daemon, control protocol, client API).
         .target(
@@ -59,7 +74,7 @@ let package = Package(
         .target(
             name: "LifeboatCLI",
             dependencies: [
-                "StoreModel", "Strategies", "FaultFS",
+                "StoreModel", "StoreCheck", "Strategies", "Runner", "FaultFS",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
@@ -70,8 +85,12 @@ let package = Package(
             dependencies: ["StoreModel", .product(name: "PropertyBased", package: "swift-property-based")],
             swiftSettings: strict),
         .testTarget(
+            name: "StoreCheckTests",
+            dependencies: ["StoreCheck", "StoreModel", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strict),
+        .testTarget(
             name: "StrategiesTests",
-            dependencies: ["Strategies", "StoreModel", .product(name: "PropertyBased", package: "swift-property-based")],
+            dependencies: ["Strategies", "StoreModel", "StoreCheck", .product(name: "PropertyBased", package: "swift-property-based")],
             swiftSettings: strict),
         .testTarget(
             name: "FaultFSTests",

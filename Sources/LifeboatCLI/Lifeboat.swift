@@ -1,7 +1,17 @@
 import ArgumentParser
 
-/// The `lifeboat` command tree.
+/// The `lifeboat` command tree. Commands stay thin: they parse, call a library, print and pick an exit code.
+///
+/// Exit codes: 0 every check held; 1 a check found a violation (the output says which, with evidence);
+/// 2 bad input or environment (a clear message, with file:line:column where it applies).
 public struct Lifeboat: AsyncParsableCommand {
-    public static let configuration = CommandConfiguration(commandName: "lifeboat", abstract: "Backup and restore test harness for Core Data-format SQLite stores.")
+    public static let configuration = CommandConfiguration(
+        commandName: "lifeboat",
+        abstract: "Prove that backup and restore of a Core Data-format SQLite store are correct.",
+        subcommands: [
+            DrillCommand.self, StrategiesCommand.self, GenerateCommand.self, CheckCommand.self,
+            BackupCommand.self, RestoreCommand.self, RelocateCommand.self,
+        ])
+
     public init() {}
 }

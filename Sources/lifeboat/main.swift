@@ -1,2 +1,4 @@
+import Foundation
 import LifeboatCLI
-await Lifeboat.main()
+
+exit(await LifeboatMain.run())

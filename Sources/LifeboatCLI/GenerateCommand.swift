@@ -1,0 +1,40 @@
+import ArgumentParser
+import Foundation
+import StoreModel
+
+/// `lifeboat generate`: builds a store of the library model from a seed.
+struct GenerateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "generate", abstract: "Build a Core Data-format store from a seed.")
+
+    @Option(help: "Number of objects (folders, tags and notes).") var objects: Int = 1000
+    @Option(help: "Share of notes with an attachment (0...1).") var blobFraction: Double = 0.1
+    @Option(help: "Attachment size (e.g. 128KiB; values of 100KiB or more are stored externally).") var blobSize: ByteSize = ByteSize(bytes: 128 * 1024)
+    @Option(help: "Seed: the same seed gives the same store.") var seed: UInt64 = 1
+    @Option(help: "Store file name inside --out.") var name: String = "Library.sqlite"
+    @Option(help: "Journal mode of the new store.") var journalMode: String = "wal"
+    @Option(help: "Directory to create the store in.") var out: String
+    @Flag(help: "Add to a store that already exists instead of refusing.") var append = false
+
+    func validate() throws {
+        guard objects >= 0 else { throw ValidationError("--objects must be >= 0") }
+        guard (0...1).contains(blobFraction) else { throw ValidationError("--blob-fraction must be between 0 and 1") }
+        guard StoreOptions.JournalMode(rawValue: journalMode.lowercased()) != nil else {
+            throw ValidationError("--journal-mode must be one of \(StoreOptions.JournalMode.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        guard !name.contains("/"), name.hasSuffix(".sqlite") else { throw ValidationError("--name must be a file name ending in .sqlite") }
+    }
+
+    func run() throws {
+        let url = URL(cliPath: out).appendingPathComponent(name)
+        if StoreFiles(url).exists, !append {
+            throw CLIFailure.badInput("\(url.path) exists; pass --append to add to it or choose another --out")
+        }
+        var options = StoreOptions()
+        options.journalMode = StoreOptions.JournalMode(rawValue: journalMode.lowercased())!
+        let generator = StoreGenerator(objects: objects, blobFraction: blobFraction, blobSize: blobSize.bytes, seed: seed)
+        let started = Date()
+        let summary = try generator.generate(at: url, options: options)
+        let size = (StoreFiles.size(url) ?? 0) + (StoreFiles.size(StoreFiles(url).wal) ?? 0)
+        print("generated \(url.path): \(summary.folders) folders, \(summary.tags) tags, \(summary.notes) notes, \(summary.attachments) attachments; \(size) bytes in .sqlite+-wal; \(String(format: "%.2f", Date().timeIntervalSince(started))) s")
+    }
+}

@@ -1,0 +1,85 @@
+import ArgumentParser
+import Foundation
+import StoreModel
+import Strategies
+
+/// Options shared by the commands that run one strategy by hand.
+struct StrategyArguments: ParsableArguments {
+    @Option(help: "backup-api: pages per step.") var pagesPerStep: Int32 = 64
+    @Option(help: "command strategies: the shell command to run.") var command: String?
+    @Flag(help: "replace: never clone, always copy.") var noClone = false
+    @Flag(help: "backup-api, vacuum-into, sqlite3-cli: do not copy the external data folder.") var noExternalData = false
+
+    var options: StrategyOptions {
+        var options = StrategyOptions()
+        options.pagesPerStep = pagesPerStep
+        options.command = command
+        options.allowClone = !noClone
+        options.copyExternalData = !noExternalData
+        return options
+    }
+}
+
+/// Runs a strategy, turning its failure into exit 1 with the reason (the operation failed, a finding).
+func runStrategy(_ body: () throws -> StrategyOutcome) throws {
+    do {
+        let outcome = try body()
+        let details = outcome.details.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        print("\(outcome.strategy): \(outcome.store) in \(String(format: "%.3f", outcome.seconds)) s \(details)")
+    } catch let unknown as UnknownStrategy {
+        throw CLIFailure.badInput(unknown.description)
+    } catch {
+        throw CLIFailure.violation("operation failed: \(error)")
+    }
+}
+
+/// `lifeboat backup`: one backup of a live store with a named strategy.
+struct BackupCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "backup", abstract: "Back up a store with a named strategy.")
+    @Option(help: "Backup strategy (see `lifeboat strategies`).") var strategy: String
+    @Argument(help: "The live store's .sqlite file.") var store: String
+    @Argument(help: "Directory that receives the backup (same file name as the store).") var directory: String
+    @OptionGroup var arguments: StrategyArguments
+
+    func run() throws {
+        let chosen: any BackupStrategy
+        do { chosen = try StrategyCatalog.backup(named: strategy) } catch { throw CLIFailure.badInput("\(error)") }
+        try runStrategy {
+            try chosen.backup(live: URL(cliPath: store), into: URL(cliPath: directory), model: .library, options: arguments.options)
+        }
+    }
+}
+
+/// `lifeboat restore`: puts a backup back over a live store with a named strategy.
+struct RestoreCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "restore", abstract: "Restore a backup over a store with a named strategy.")
+    @Option(help: "Restore strategy (see `lifeboat strategies`).") var strategy: String
+    @Argument(help: "The backup store's .sqlite file.") var backup: String
+    @Argument(help: "The live store's .sqlite file to restore over.") var store: String
+    @OptionGroup var arguments: StrategyArguments
+
+    func run() throws {
+        let chosen: any RestoreStrategy
+        do { chosen = try StrategyCatalog.restore(named: strategy) } catch { throw CLIFailure.badInput("\(error)") }
+        try runStrategy {
+            try chosen.restore(backup: URL(cliPath: backup), over: URL(cliPath: store), model: .library, options: arguments.options)
+        }
+    }
+}
+
+/// `lifeboat relocate`: moves a store to a new location with a named strategy (seed 002).
+struct RelocateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "relocate", abstract: "Move a store to a new location with a named strategy.")
+    @Option(help: "Relocation strategy (see `lifeboat strategies`).") var strategy: String
+    @Argument(help: "The store's current .sqlite file.") var from: String
+    @Argument(help: "The new .sqlite file.") var to: String
+    @OptionGroup var arguments: StrategyArguments
+
+    func run() throws {
+        let chosen: any RelocationStrategy
+        do { chosen = try StrategyCatalog.relocation(named: strategy) } catch { throw CLIFailure.badInput("\(error)") }
+        try runStrategy {
+            try chosen.relocate(from: URL(cliPath: from), to: URL(cliPath: to), model: .library, options: arguments.options)
+        }
+    }
+}

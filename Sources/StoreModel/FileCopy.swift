@@ -1,0 +1,80 @@
+import CLifeboatSys
+import Foundation
+
+/// Copies files the way the coordinator's replace does on Linux: a FICLONE reflink where the file system has
+/// clones (XFS reflink=1, btrfs; the analogue of APFS clones), else copy_file_range, else read/write.
+public enum FileCopy {
+    public enum Method: String, Sendable, Codable { case clone, copyFileRange = "copy_file_range", readWrite = "read-write" }
+
+    /// Copies `source` to `destination` (created or truncated) and returns how. `allowClone: false` forces a copy.
+    @discardableResult
+    public static func copy(_ source: URL, to destination: URL, allowClone: Bool = true, sync: Bool = true) throws -> Method {
+        let input = open(source.path, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else { throw StoreError.io("cannot open \(source.path): \(String(cString: strerror(errno)))") }
+        defer { close(input) }
+        let output = lb_open(destination.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard output >= 0 else { throw StoreError.io("cannot create \(destination.path): \(String(cString: strerror(errno)))") }
+        defer { close(output) }
+        var info = stat()
+        guard fstat(input, &info) == 0 else { throw StoreError.io("cannot stat \(source.path)") }
+        var method = Method.readWrite
+        if allowClone, lb_ficlone(output, input) == 0 {
+            method = .clone
+        } else if lb_copy_file_range_all(input, output, Int64(info.st_size)) == Int64(info.st_size) {
+            method = .copyFileRange
+        } else {
+            guard ftruncate(output, 0) == 0, lseek(input, 0, SEEK_SET) == 0 else { throw StoreError.io("cannot rewind copy of \(source.path)") }
+            try readWriteCopy(input, output, source: source)
+        }
+        if sync, fsync(output) != 0 { throw StoreError.io("fsync \(destination.path): \(String(cString: strerror(errno)))") }
+        return method
+    }
+
+    static func readWriteCopy(_ input: Int32, _ output: Int32, source: URL) throws {
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let count = read(input, &buffer, buffer.count)
+            if count == 0 { return }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw StoreError.io("cannot read \(source.path): \(String(cString: strerror(errno)))")
+            }
+            var offset = 0
+            while offset < count {
+                let written = buffer.withUnsafeBytes { write(output, $0.baseAddress! + offset, count - offset) }
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw StoreError.io("cannot write copy of \(source.path): \(String(cString: strerror(errno)))")
+                }
+                offset += written
+            }
+        }
+    }
+
+    /// Copies a folder's regular files (not recursive: `_EXTERNAL_DATA` is flat) into a fresh folder that then
+    /// replaces `destination` by rename, so a failed copy never leaves a half-filled destination folder in place.
+    @discardableResult
+    public static func replaceFolder(_ destination: URL, withCopyOf source: URL, allowClone: Bool = true) throws -> Int {
+        let manager = FileManager.default
+        let staging = destination.deletingLastPathComponent()
+            .appendingPathComponent(".\(destination.lastPathComponent).lifeboat-tmp-\(UUID().uuidString.prefix(8))")
+        try manager.createDirectory(at: staging, withIntermediateDirectories: true)
+        var count = 0
+        do {
+            let names = (try? manager.contentsOfDirectory(atPath: source.path)) ?? []
+            for name in names.sorted() where !name.hasPrefix(".") {
+                var info = stat()
+                guard stat(source.appendingPathComponent(name).path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
+                try copy(source.appendingPathComponent(name), to: staging.appendingPathComponent(name), allowClone: allowClone)
+                count += 1
+            }
+            if manager.fileExists(atPath: destination.path) { try manager.removeItem(at: destination) }
+            try manager.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try manager.moveItem(at: staging, to: destination)
+        } catch {
+            try? manager.removeItem(at: staging)
+            throw error
+        }
+        return count
+    }
+}

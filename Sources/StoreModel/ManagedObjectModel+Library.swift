@@ -1,0 +1,42 @@
+/// The model the harness ships: a small notes library with every kind of attribute and relationship.
+///
+/// Version 1 is what stores are generated with; version 2 adds an optional attribute and an entity, the two
+/// changes lightweight migration infers, so tests can exercise both the 134100 error and the migration.
+extension ManagedObjectModel {
+    public static let library: ManagedObjectModel = libraryVersion(1)
+    public static let libraryV2: ManagedObjectModel = libraryVersion(2)
+
+    /// Builds version 1 or 2 of the library model.
+    public static func libraryVersion(_ version: Int) -> ManagedObjectModel {
+        let id = AttributeDescription("lifeboatID", .uuid, optional: false)
+        var noteAttributes = [
+            id,
+            AttributeDescription("title", .string),
+            AttributeDescription("body", .string),
+            AttributeDescription("created", .date),
+            AttributeDescription("rating", .double),
+            AttributeDescription("views", .integer64),
+            AttributeDescription("attachment", .binary, externalStorage: true),
+        ]
+        var entities: [EntityDescription] = [
+            EntityDescription("Folder",
+                attributes: [id, AttributeDescription("name", .string), AttributeDescription("created", .date)],
+                relationships: [RelationshipDescription("notes", to: "Note", inverse: "folder", toMany: true)]),
+            EntityDescription("Tag",
+                attributes: [id, AttributeDescription("name", .string)],
+                relationships: [RelationshipDescription("notes", to: "Note", inverse: "tags", toMany: true)]),
+        ]
+        if version >= 2 {
+            noteAttributes.append(AttributeDescription("pinned", .bool))
+            entities.append(EntityDescription("Reminder",
+                attributes: [id, AttributeDescription("due", .date), AttributeDescription("text", .string)]))
+        }
+        entities.append(EntityDescription("Note",
+            attributes: noteAttributes,
+            relationships: [
+                RelationshipDescription("folder", to: "Folder", inverse: "notes", toMany: false),
+                RelationshipDescription("tags", to: "Tag", inverse: "notes", toMany: true),
+            ]))
+        return ManagedObjectModel(versionIdentifier: "Library v\(version)", entities: entities)
+    }
+}

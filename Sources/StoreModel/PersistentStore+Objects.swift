@@ -1,0 +1,119 @@
+import Foundation
+import GRDB
+
+extension PersistentStore {
+    /// Applies the changes `body` makes in one transaction (BEGIN IMMEDIATE, so concurrent writer processes queue
+    /// on the busy timeout instead of failing on a lock upgrade). External files of a rolled-back save are removed;
+    /// files of values replaced or deleted are removed only after the commit.
+    @discardableResult
+    public func save<T>(_ body: (SaveContext) throws -> T) throws -> T {
+        var context: SaveContext?
+        var result: T?
+        do {
+            try queue.inDatabase { db in
+                try db.inTransaction(.immediate) {
+                    let ctx = SaveContext(db: db, store: self)
+                    context = ctx
+                    result = try body(ctx)
+                    return .commit
+                }
+            }
+        } catch {
+            for name in context?.writtenFiles ?? [] { try? FileManager.default.removeItem(at: files.externalFile(name)) }
+            throw error
+        }
+        for name in context?.obsoleteFiles ?? [] { try? FileManager.default.removeItem(at: files.externalFile(name)) }
+        return result!
+    }
+
+    /// Number of objects of an entity.
+    public func count(_ entity: String) throws -> Int {
+        try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(StoreLayout.tableName(entity))") ?? 0 }
+    }
+
+    /// Every object of every entity, in entity then Z_PK order.
+    public func allObjects() throws -> [ManagedObject] {
+        var objects: [ManagedObject] = []
+        try read { db in
+            for entity in model.entities { try forEachObject(entity.name, db) { objects.append($0) } }
+        }
+        return objects
+    }
+
+    /// The objects of one entity in Z_PK order.
+    public func objects(_ entity: String) throws -> [ManagedObject] {
+        var objects: [ManagedObject] = []
+        try read { db in try forEachObject(entity, db) { objects.append($0) } }
+        return objects
+    }
+
+    /// The object with this identity (the first one, if a copy duplicated it).
+    public func object(_ entity: String, id: UUID) throws -> ManagedObject? {
+        var found: ManagedObject?
+        try read { db in
+            let column = StoreLayout.columnName(model.identityAttribute)
+            try forEachObject(entity, db, filter: "e.\(column) = ?", arguments: [ColumnCoding.uuidBytes(id)], limit: 1) {
+                found = $0
+            }
+        }
+        return found
+    }
+
+    /// Streams the objects of an entity through `body` without holding them all: memory stays flat.
+    public func forEachObject(_ entityName: String, _ db: Database, filter: String? = nil,
+                              arguments: StatementArguments = [], limit: Int? = nil,
+                              _ body: (ManagedObject) throws -> Void) throws {
+        guard let entity = model.entity(named: entityName) else { throw StoreError.invalidObject("unknown entity \(entityName)") }
+        let identity = StoreLayout.columnName(model.identityAttribute)
+        var select = ["e.*"]
+        var joins: [String] = []
+        let toOne = layout.toOneRelationships(entity)
+        for (index, relationship) in toOne.enumerated() {
+            select.append("r\(index).\(identity) AS \"_rel_\(relationship.name)\"")
+            joins.append("LEFT JOIN \(StoreLayout.tableName(relationship.destination)) r\(index) ON r\(index).Z_PK = e.\(StoreLayout.columnName(relationship.name))")
+        }
+        var sql = "SELECT \(select.joined(separator: ", ")) FROM \(StoreLayout.tableName(entity.name)) e \(joins.joined(separator: " "))"
+        if let filter { sql += " WHERE \(filter)" }
+        sql += " ORDER BY e.Z_PK"
+        if let limit { sql += " LIMIT \(limit)" }
+        let manyToMany = entity.relationships.filter { relationship in
+            relationship.isToMany && model.entity(named: relationship.destination)?.relationship(named: relationship.inverse)?.isToMany == true
+        }
+        let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+        while let row = try rows.next() {
+            guard let idData = row[identity] as Data?, let id = ColumnCoding.uuid(idData) else {
+                throw StoreError.invalidObject("\(entity.name) row \(row["Z_PK"] as Int64? ?? -1) has no identity")
+            }
+            var object = ManagedObject(entity: entity.name, id: id)
+            for attribute in entity.attributes where attribute.name != model.identityAttribute {
+                let value = try ColumnCoding.decode(row[StoreLayout.columnName(attribute.name)] ?? .null, attribute) { name in
+                    try ExternalDataFiles.read(name, in: files, entity: entity.name)
+                }
+                if value != .null { object.attributes[attribute.name] = value }
+            }
+            for relationship in toOne {
+                if let data = row["_rel_\(relationship.name)"] as Data?, let target = ColumnCoding.uuid(data) {
+                    object.toOne[relationship.name] = target
+                }
+            }
+            let key: Int64 = row["Z_PK"]
+            for relationship in manyToMany {
+                object.toMany[relationship.name] = try targets(of: relationship, entity: entity.name, key: key, db)
+            }
+            try body(object)
+        }
+    }
+
+    func targets(of relationship: RelationshipDescription, entity: String, key: Int64, _ db: Database) throws -> [UUID] {
+        let owns = layout.ownsJoinTable(entity, relationship)
+        guard let join = owns ? layout.joinTable(owner: entity, relationship: relationship.name)
+                              : layout.joinTable(owner: relationship.destination, relationship: relationship.inverse)
+        else { return [] }
+        let mine = owns ? join.ownerColumn : join.destinationColumn
+        let other = owns ? join.destinationColumn : join.ownerColumn
+        let identity = StoreLayout.columnName(model.identityAttribute)
+        let sql = "SELECT d.\(identity) FROM \(join.name) j JOIN \(StoreLayout.tableName(relationship.destination)) d ON d.Z_PK = j.\(other) WHERE j.\(mine) = ?"
+        return try Data.fetchAll(db, sql: sql, arguments: [key]).compactMap(ColumnCoding.uuid)
+            .sorted { $0.uuidString < $1.uuidString }
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+import GRDB
+
+/// A store loaded into a coordinator: one SQLite connection on the `.sqlite` file in Core Data's layout.
+///
+/// Opening validates the model against the metadata's version hashes (error 134100 on mismatch) and runs an
+/// inferred lightweight migration when the options ask for one; it never starts silently empty on an
+/// incompatible store.
+public final class PersistentStore: Sendable {
+    public let files: StoreFiles
+    public let model: ManagedObjectModel
+    public let options: StoreOptions
+    public let layout: StoreLayout
+    public let metadata: StoreMetadata
+    let queue: DatabaseQueue
+
+    /// Opens (or creates) the store at `url` with `model`.
+    public init(at url: URL, model: ManagedObjectModel, options: StoreOptions = StoreOptions()) throws {
+        let files = StoreFiles(url)
+        let modelErrors = model.validationErrors()
+        guard modelErrors.isEmpty else { throw StoreError.invalidObject("model: " + modelErrors.joined(separator: "; ")) }
+        if options.readOnly, !files.exists { throw StoreError.missingStore(files.database.path) }
+        if !options.readOnly {
+            try FileManager.default.createDirectory(at: files.database.deletingLastPathComponent(),
+                                                    withIntermediateDirectories: true)
+        }
+        let queue = try Self.openConnection(files.database, options: options)
+        self.files = files
+        self.model = model
+        self.options = options
+        self.queue = queue
+        do {
+            (layout, metadata) = try Self.prepare(queue, files: files, model: model, options: options)
+        } catch {
+            try? queue.close()
+            throw error
+        }
+    }
+
+    /// One connection with Core Data's pragmas: journal mode, synchronous level, no foreign keys.
+    static func openConnection(_ database: URL, options: StoreOptions) throws -> DatabaseQueue {
+        var configuration = Configuration()
+        configuration.readonly = options.readOnly
+        configuration.foreignKeysEnabled = false
+        configuration.busyMode = .timeout(options.busyTimeout)
+        configuration.label = database.lastPathComponent
+        let journalMode = options.journalMode.rawValue.uppercased()
+        let synchronous = options.synchronous.rawValue.uppercased()
+        let readOnly = options.readOnly
+        configuration.prepareDatabase { db in
+            if !readOnly { try db.execute(sql: "PRAGMA journal_mode = \(journalMode)") }
+            try db.execute(sql: "PRAGMA synchronous = \(synchronous)")
+        }
+        do {
+            return try DatabaseQueue(path: database.path, configuration: configuration)
+        } catch let error as DatabaseError {
+            throw StoreError.notACoreDataStore(database.path, reason: error.message ?? "\(error)")
+        }
+    }
+
+    /// Creates the schema of an empty file, or reads and validates the metadata of an existing store.
+    static func prepare(_ queue: DatabaseQueue, files: StoreFiles, model: ManagedObjectModel,
+                        options: StoreOptions) throws -> (StoreLayout, StoreMetadata) {
+        do {
+            return try queue.inDatabase { db in
+                let hasTables = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table'") ?? 0
+                if hasTables == 0 {
+                    guard !options.readOnly else {
+                        throw StoreError.notACoreDataStore(files.database.path, reason: "the database is empty")
+                    }
+                    var result: (StoreLayout, StoreMetadata)?
+                    try db.inTransaction(.immediate) {
+                        result = try createSchema(db, model: model)
+                        return .commit
+                    }
+                    return result!
+                }
+                guard try db.tableExists("Z_METADATA"), try db.tableExists("Z_PRIMARYKEY") else {
+                    throw StoreError.notACoreDataStore(files.database.path, reason: "Z_METADATA or Z_PRIMARYKEY is missing")
+                }
+                let metadata = try readMetadata(db)
+                let numbers = try readEntityNumbers(db)
+                if metadata.versionHashes == model.versionHashes {
+                    return (StoreLayout(model: model, entityNumbers: numbers), metadata)
+                }
+                let differences = LightweightMigration.differences(stored: metadata.versionHashes, model: model)
+                guard options.migrateAutomatically, options.inferMappingModel, !options.readOnly else {
+                    throw StoreError.incompatibleModel(store: files.database.path, differences: differences)
+                }
+                var result: (StoreLayout, StoreMetadata)?
+                try db.inTransaction(.immediate) {
+                    result = try LightweightMigration.migrate(db, store: files.database.path, metadata: metadata,
+                                                              numbers: numbers, to: model)
+                    return .commit
+                }
+                return result!
+            }
+        } catch let error as DatabaseError {
+            throw StoreError.notACoreDataStore(files.database.path, reason: error.message ?? "\(error)")
+        }
+    }
+
+    static func createSchema(_ db: Database, model: ManagedObjectModel) throws -> (StoreLayout, StoreMetadata) {
+        let layout = StoreLayout.fresh(model)
+        for statement in StoreLayout.bookkeepingDDL { try db.execute(sql: statement) }
+        for entity in model.entities {
+            for statement in layout.entityDDL(entity) { try db.execute(sql: statement) }
+            try db.execute(sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, 0, 0)",
+                           arguments: [layout.number(entity.name), entity.name])
+        }
+        for join in layout.joinTables {
+            for statement in layout.joinTableDDL(join) { try db.execute(sql: statement) }
+        }
+        let metadata = StoreMetadata(model: model)
+        try writeMetadata(db, metadata)
+        try db.execute(sql: "INSERT INTO Z_MODELCACHE (Z_CONTENT) VALUES (?)", arguments: [try ModelCache.encode(model)])
+        return (layout, metadata)
+    }
+
+    static func readMetadata(_ db: Database) throws -> StoreMetadata {
+        guard let row = try Row.fetchOne(db, sql: "SELECT Z_UUID, Z_PLIST FROM Z_METADATA WHERE Z_VERSION = 1"),
+              let plist = row["Z_PLIST"] as Data?
+        else { throw StoreError.badMetadata("no Z_METADATA row with Z_VERSION = 1") }
+        return try StoreMetadata(plistData: plist)
+    }
+
+    static func writeMetadata(_ db: Database, _ metadata: StoreMetadata) throws {
+        try db.execute(sql: "INSERT OR REPLACE INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)",
+                       arguments: [metadata.storeUUID, try metadata.plistData()])
+    }
+
+    static func readEntityNumbers(_ db: Database) throws -> [String: Int64] {
+        var numbers: [String: Int64] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME FROM Z_PRIMARYKEY") {
+            if let name = row["Z_NAME"] as String?, let number = row["Z_ENT"] as Int64? { numbers[name] = number }
+        }
+        return numbers
+    }
+
+    /// Closes the connection. Every later call on this store fails.
+    public func close() throws {
+        try queue.close()
+    }
+
+    /// Runs `body` in a read transaction (a consistent snapshot of the store).
+    public func read<T>(_ body: (Database) throws -> T) throws -> T {
+        try queue.read(body)
+    }
+
+    /// Runs `body` on the connection without a transaction: for pragmas, checkpoints and the backup API.
+    public func withConnection<T>(_ body: (Database) throws -> T) throws -> T {
+        try queue.inDatabase(body)
+    }
+
+    /// `PRAGMA wal_checkpoint(mode)`: (busy, log frames, checkpointed frames).
+    @discardableResult
+    public func checkpoint(_ mode: String = "TRUNCATE") throws -> (busy: Int, log: Int, checkpointed: Int) {
+        try queue.inDatabase { db in
+            let row = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(\(mode))")
+            return (row?[0] ?? 0, row?[1] ?? 0, row?[2] ?? 0)
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+
+/// SQLite's online backup API driven step by step, with restarts made visible.
+///
+/// SQLite restarts a backup whenever another connection writes the source; under steady writes it may never
+/// finish. Each step copies `pagesPerStep` pages; a step after which more pages remain than before was a restart.
+public enum SQLiteBackup {
+    public struct Options: Sendable, Hashable, Codable {
+        /// Pages per `sqlite3_backup_step`; -1 copies everything in one step (what replace does).
+        public var pagesPerStep: Int32 = -1
+        /// Pause between steps, which lets writers in (and so provokes restarts).
+        public var stepDelay: Double = 0
+        /// Give up after this many restarts (nil: never).
+        public var maxRestarts: Int? = 1000
+        public init(pagesPerStep: Int32 = -1, stepDelay: Double = 0, maxRestarts: Int? = 1000) {
+            self.pagesPerStep = pagesPerStep
+            self.stepDelay = stepDelay
+            self.maxRestarts = maxRestarts
+        }
+    }
+
+    public struct Statistics: Sendable, Hashable, Codable {
+        public var steps = 0
+        public var restarts = 0
+        public var busyRetries = 0
+        public var pages = 0
+    }
+
+    /// Copies database `main` of `source` into `destination`.
+    public static func copy(from source: Database, to destination: Database, options: Options = Options()) throws -> Statistics {
+        guard let sourceHandle = source.sqliteConnection, let destinationHandle = destination.sqliteConnection else {
+            throw StoreError.sqlite("backup: connection is closed")
+        }
+        guard let backup = sqlite3_backup_init(destinationHandle, "main", sourceHandle, "main") else {
+            throw StoreError.sqlite("backup_init: \(String(cString: sqlite3_errmsg(destinationHandle)))")
+        }
+        var statistics = Statistics()
+        var previousRemaining: Int32 = -1
+        var code: Int32 = SQLITE_OK
+        while true {
+            code = sqlite3_backup_step(backup, options.pagesPerStep)
+            statistics.steps += 1
+            let remaining = sqlite3_backup_remaining(backup)
+            statistics.pages = Int(sqlite3_backup_pagecount(backup))
+            if code == SQLITE_DONE { break }
+            if code == SQLITE_BUSY || code == SQLITE_LOCKED {
+                statistics.busyRetries += 1
+                usleep(2_000)
+                continue
+            }
+            guard code == SQLITE_OK else { break }
+            if previousRemaining >= 0, options.pagesPerStep > 0, remaining >= previousRemaining {
+                statistics.restarts += 1
+                if let limit = options.maxRestarts, statistics.restarts > limit {
+                    sqlite3_backup_finish(backup)
+                    throw StoreError.sqlite("backup restarted \(statistics.restarts) times under concurrent writes and never finished")
+                }
+            }
+            previousRemaining = remaining
+            if options.stepDelay > 0 { usleep(UInt32(options.stepDelay * 1_000_000)) }
+        }
+        let finish = sqlite3_backup_finish(backup)
+        if code != SQLITE_DONE || finish != SQLITE_OK {
+            throw StoreError.sqlite("backup step: \(String(cString: sqlite3_errstr(code == SQLITE_DONE ? finish : code)))")
+        }
+        return statistics
+    }
+}

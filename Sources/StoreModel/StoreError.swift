@@ -1,0 +1,46 @@
+import Foundation
+
+/// Errors of the store layer, each naming the file and what a person can do about it.
+public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Core Data's NSPersistentStoreIncompatibleVersionHashError: the store was written by another model version.
+    case incompatibleModel(store: String, differences: [String])
+    /// The file is not an SQLite database with Core Data's bookkeeping tables.
+    case notACoreDataStore(String, reason: String)
+    case badMetadata(String)
+    case missingStore(String)
+    case storeNotLoaded(String)
+    case alreadyLoaded(String)
+    case missingExternalData(file: String, entity: String)
+    case unknownObject(entity: String, id: UUID)
+    case invalidObject(String)
+    case sqlite(String)
+    case io(String)
+
+    /// Core Data's error code for this case, where Core Data has one.
+    public var code: Int {
+        switch self {
+        case .incompatibleModel: 134100
+        case .notACoreDataStore: 134000
+        case .badMetadata: 134010
+        case .missingStore: 4
+        default: 134060
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .incompatibleModel(let store, let differences):
+            "error 134100: the model used to open \(store) is not the one it was written with (\(differences.joined(separator: "; ")))"
+        case .notACoreDataStore(let path, let reason): "\(path) is not a Core Data SQLite store: \(reason)"
+        case .badMetadata(let reason): "store metadata is unreadable: \(reason)"
+        case .missingStore(let path): "no store at \(path)"
+        case .storeNotLoaded(let path): "store \(path) is not loaded in this coordinator"
+        case .alreadyLoaded(let path): "store \(path) is already loaded in this coordinator"
+        case .missingExternalData(let file, let entity): "external data file \(file) of a \(entity) is missing"
+        case .unknownObject(let entity, let id): "no \(entity) with identity \(id)"
+        case .invalidObject(let reason): "invalid object: \(reason)"
+        case .sqlite(let message): "SQLite: \(message)"
+        case .io(let message): message
+        }
+    }
+}

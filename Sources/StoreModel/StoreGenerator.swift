@@ -1,0 +1,88 @@
+import Foundation
+
+/// Builds a store of the library model with a given number of objects, a share of notes with an attachment,
+/// and attachment size, all drawn from a seed (the same seed gives the same objects, identities included).
+public struct StoreGenerator: Sendable {
+    public var objects: Int
+    /// Share of notes that carry an attachment (0...1).
+    public var blobFraction: Double
+    /// Attachment size in bytes; with the default threshold (100 KiB) larger ones are stored externally.
+    public var blobSize: Int
+    public var seed: UInt64
+    public var batchSize = 1000
+
+    public init(objects: Int, blobFraction: Double = 0.1, blobSize: Int = 128 * 1024, seed: UInt64 = 1) {
+        self.objects = objects
+        self.blobFraction = blobFraction
+        self.blobSize = blobSize
+        self.seed = seed
+    }
+
+    public struct Summary: Sendable, Codable {
+        public var folders = 0, tags = 0, notes = 0, attachments = 0
+        public var total: Int { folders + tags + notes }
+    }
+
+    /// Generates into the store at `url` (created, or added to when it exists).
+    @discardableResult
+    public func generate(at url: URL, model: ManagedObjectModel = .library, options: StoreOptions = StoreOptions()) throws -> Summary {
+        let coordinator = PersistentStoreCoordinator(model: model)
+        let store = try coordinator.addStore(at: url, options: options)
+        defer { try? coordinator.remove(store) }
+        var random = SeededRandom(seed: seed)
+        var summary = Summary()
+        summary.folders = objects <= 0 ? 0 : max(1, objects / 50)
+        summary.tags = objects <= 2 ? 0 : max(1, objects / 100)
+        summary.notes = max(0, objects - summary.folders - summary.tags)
+        let folders = (0..<summary.folders).map { _ in random.uuid() }
+        let tags = (0..<summary.tags).map { _ in random.uuid() }
+        try store.save { context in
+            for (index, id) in folders.enumerated() {
+                try context.insert(ManagedObject(entity: "Folder", id: id, attributes: [
+                    "name": .string("Folder \(index)"), "created": .date(Double(index) * 3600),
+                ]))
+            }
+            for (index, id) in tags.enumerated() {
+                try context.insert(ManagedObject(entity: "Tag", id: id, attributes: ["name": .string("tag-\(index)")]))
+            }
+        }
+        var remaining = summary.notes
+        var serial = 0
+        while remaining > 0 {
+            let batch = min(batchSize, remaining)
+            var notes: [ManagedObject] = []
+            for _ in 0..<batch {
+                var note = Self.note(serial: serial, random: &random, folders: folders, tags: tags)
+                if Double(random.next() % 1_000_000) / 1_000_000 < blobFraction {
+                    note.attributes["attachment"] = .binary(Data(random.bytes(blobSize)))
+                    summary.attachments += 1
+                }
+                notes.append(note)
+                serial += 1
+            }
+            try store.save { context in for note in notes { try context.insert(note) } }
+            remaining -= batch
+        }
+        return summary
+    }
+
+    /// One note with seeded content and links (no attachment).
+    public static func note(serial: Int, random: inout SeededRandom, folders: [UUID], tags: [UUID]) -> ManagedObject {
+        let words = ["harbour", "keel", "mast", "anchor", "tide", "rope", "sail", "deck", "hull", "compass"]
+        let body = (0..<24).map { _ in words[Int(random.next() % UInt64(words.count))] }.joined(separator: " ")
+        var note = ManagedObject(entity: "Note", id: random.uuid(), attributes: [
+            "title": .string("Note \(serial)"),
+            "body": .string(body),
+            "created": .date(Double(serial) * 60 + 0.5),
+            "rating": .double(Double(random.next() % 500) / 100),
+            "views": .integer(Int64(random.next() % 10_000)),
+        ])
+        if !folders.isEmpty { note.toOne["folder"] = folders[Int(random.next() % UInt64(folders.count))] }
+        if !tags.isEmpty {
+            let count = Int(random.next() % 3)
+            note.toMany["tags"] = Array(Set((0..<count).map { _ in tags[Int(random.next() % UInt64(tags.count))] }))
+                .sorted { $0.uuidString < $1.uuidString }
+        }
+        return note
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+
+/// The store metadata Core Data keeps as a binary property list in `Z_METADATA.Z_PLIST`.
+public struct StoreMetadata: Sendable, Equatable {
+    public var storeUUID: String
+    public var storeType: String
+    public var versionHashes: [String: Data]
+    public var versionHashesVersion: Int
+    public var versionIdentifiers: [String]
+    public var frameworkVersion: Int
+    public var autoVacuumLevel: String
+    /// Keys this model does not interpret, kept so a real Core Data store round-trips.
+    public var otherKeys: [String: String]
+
+    public init(storeUUID: String = UUID().uuidString, model: ManagedObjectModel) {
+        self.storeUUID = storeUUID
+        self.storeType = "SQLite"
+        self.versionHashes = model.versionHashes
+        self.versionHashesVersion = 3
+        self.versionIdentifiers = [model.versionIdentifier]
+        self.frameworkVersion = 1414
+        self.autoVacuumLevel = "2"
+        self.otherKeys = [:]
+    }
+
+    /// Encodes as a binary plist (bplist00), as Core Data writes it.
+    public func plistData() throws -> Data {
+        var dictionary: [String: Any] = [
+            "NSStoreUUID": storeUUID,
+            "NSStoreType": storeType,
+            "NSStoreModelVersionHashes": versionHashes,
+            "NSStoreModelVersionHashesVersion": versionHashesVersion,
+            "NSStoreModelVersionIdentifiers": versionIdentifiers,
+            "NSPersistenceFrameworkVersion": frameworkVersion,
+            "_NSAutoVacuumLevel": autoVacuumLevel,
+        ]
+        for (key, value) in otherKeys where dictionary[key] == nil { dictionary[key] = value }
+        return try PropertyListSerialization.data(fromPropertyList: dictionary, format: .binary, options: 0)
+    }
+
+    /// Decodes a plist written by Core Data or by this model; missing keys are errors only where Core Data needs them.
+    public init(plistData data: Data) throws {
+        let object = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+        guard let dictionary = object as? [String: Any] else {
+            throw StoreError.badMetadata("Z_PLIST is not a dictionary")
+        }
+        guard let uuid = dictionary["NSStoreUUID"] as? String else { throw StoreError.badMetadata("NSStoreUUID missing") }
+        guard let type = dictionary["NSStoreType"] as? String else { throw StoreError.badMetadata("NSStoreType missing") }
+        guard let hashes = dictionary["NSStoreModelVersionHashes"] as? [String: Any] else {
+            throw StoreError.badMetadata("NSStoreModelVersionHashes missing")
+        }
+        storeUUID = uuid
+        storeType = type
+        var versionHashes: [String: Data] = [:]
+        for (entity, value) in hashes {
+            guard let hash = value as? Data else { throw StoreError.badMetadata("hash of \(entity) is not data") }
+            versionHashes[entity] = hash
+        }
+        self.versionHashes = versionHashes
+        versionHashesVersion = (dictionary["NSStoreModelVersionHashesVersion"] as? NSNumber)?.intValue ?? 3
+        versionIdentifiers = (dictionary["NSStoreModelVersionIdentifiers"] as? [Any])?.compactMap { $0 as? String } ?? []
+        frameworkVersion = (dictionary["NSPersistenceFrameworkVersion"] as? NSNumber)?.intValue ?? 0
+        autoVacuumLevel = (dictionary["_NSAutoVacuumLevel"] as? String) ?? ""
+        let known: Set = ["NSStoreUUID", "NSStoreType", "NSStoreModelVersionHashes", "NSStoreModelVersionHashesVersion",
+                          "NSStoreModelVersionIdentifiers", "NSPersistenceFrameworkVersion", "_NSAutoVacuumLevel"]
+        var others: [String: String] = [:]
+        for (key, value) in dictionary where !known.contains(key) { others[key] = "\(value)" }
+        otherKeys = others
+    }
+}

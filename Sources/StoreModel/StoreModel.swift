@@ -1,2 +1,0 @@
-/// Core Data store model. (issue 2)
-public enum StoreModelNamespace {}

@@ -1,0 +1,104 @@
+import Foundation
+import StoreModel
+
+/// `destroy-then-migrate` (seed 000): remove the live store, destroy it (truncate), add the backup on a
+/// coordinator and migrate it to the live location. The backup is opened by Core Data's rules, so its journal
+/// mode may change; the live store's old external data files stay behind as orphans.
+public struct DestroyThenMigrateRestore: RestoreStrategy {
+    public init() {}
+    public var name: String { "destroy-then-migrate" }
+    public var summary: String { "destroy the live store, then migrate the backup to its location (seed 000)" }
+
+    public func restore(backup: URL, over live: URL, model: ManagedObjectModel, options: StrategyOptions) throws -> StrategyOutcome {
+        try timed {
+            let coordinator = PersistentStoreCoordinator(model: model)
+            guard StoreFiles(backup).exists else { throw StoreError.missingStore(backup.path) }
+            try coordinator.destroy(at: live)
+            let source = try coordinator.addStore(at: backup, options: options.storeOptions)
+            let (restored, report) = try coordinator.migrate(source, to: live, options: options.storeOptions)
+            try coordinator.remove(restored)
+            var outcome = StrategyOutcome(strategy: name, store: live)
+            outcome.details["objects"] = String(report.objects)
+            outcome.details["objectsAlreadyInDestination"] = String(report.objectsAlreadyInDestination)
+            return outcome
+        }
+    }
+}
+
+/// `replace-then-readd` (seed 003): replace the live store with the backup (replace unloads it), then add it
+/// again, which also proves it opens with the current model.
+public struct ReplaceThenReaddRestore: RestoreStrategy {
+    public init() {}
+    public var name: String { "replace-then-readd" }
+    public var summary: String { "replacePersistentStore(at: live, from: backup), then add the store again (seed 003)" }
+
+    public func restore(backup: URL, over live: URL, model: ManagedObjectModel, options: StrategyOptions) throws -> StrategyOutcome {
+        try timed {
+            let coordinator = PersistentStoreCoordinator(model: model)
+            let report = try coordinator.replace(at: live, from: backup, options: ReplaceOptions(allowClone: options.allowClone))
+            let readded = try coordinator.addStore(at: live, options: options.storeOptions)
+            try coordinator.remove(readded)
+            var outcome = StrategyOutcome(strategy: name, store: live)
+            outcome.details["usedClone"] = String(report.usedClone)
+            outcome.details["externalFiles"] = String(report.externalFiles)
+            return outcome
+        }
+    }
+}
+
+/// `file-copy-over`: the naive restore, copying the backup's .sqlite over the live one and leaving the live
+/// store's -wal and -shm in place; SQLite then replays the stale WAL onto the restored file (fact 4).
+public struct FileCopyOverRestore: RestoreStrategy {
+    public init() {}
+    public var name: String { "file-copy-over" }
+    public var summary: String { "copy the backup .sqlite over the live one, leaving its -wal/-shm (naive)" }
+
+    public func restore(backup: URL, over live: URL, model: ManagedObjectModel, options: StrategyOptions) throws -> StrategyOutcome {
+        try timed {
+            guard StoreFiles(backup).exists else { throw StoreError.missingStore(backup.path) }
+            try FileCopy.copy(backup, to: live, allowClone: false)
+            var outcome = StrategyOutcome(strategy: name, store: live)
+            outcome.details["staleWAL"] = String(StoreFiles.size(StoreFiles(live).wal) ?? 0)
+            return outcome
+        }
+    }
+}
+
+/// `relocate-migrate` (seed 002): migrate the store to its new location. If the app already created a store
+/// there (as an App Group container often has), the objects are appended: duplicated data.
+public struct RelocateMigrate: RelocationStrategy {
+    public init() {}
+    public var name: String { "relocate-migrate" }
+    public var summary: String { "migrate the store to the new location (appends into an existing store there: duplicates)" }
+
+    public func relocate(from old: URL, to new: URL, model: ManagedObjectModel, options: StrategyOptions) throws -> StrategyOutcome {
+        try timed {
+            let coordinator = PersistentStoreCoordinator(model: model)
+            let source = try coordinator.addStore(at: old, options: options.storeOptions)
+            let (moved, report) = try coordinator.migrate(source, to: new, options: options.storeOptions)
+            try coordinator.remove(moved)
+            var outcome = StrategyOutcome(strategy: name, store: new)
+            outcome.details["objects"] = String(report.objects)
+            outcome.details["objectsAlreadyInDestination"] = String(report.objectsAlreadyInDestination)
+            return outcome
+        }
+    }
+}
+
+/// `relocate-replace` (seed 002's fix): replace the new location with the old store, then destroy the old one.
+public struct RelocateReplace: RelocationStrategy {
+    public init() {}
+    public var name: String { "relocate-replace" }
+    public var summary: String { "replacePersistentStore at the new location from the old, then destroy the old store" }
+
+    public func relocate(from old: URL, to new: URL, model: ManagedObjectModel, options: StrategyOptions) throws -> StrategyOutcome {
+        try timed {
+            let coordinator = PersistentStoreCoordinator(model: model)
+            let report = try coordinator.replace(at: new, from: old, options: ReplaceOptions(allowClone: options.allowClone))
+            try coordinator.destroy(at: old)
+            var outcome = StrategyOutcome(strategy: name, store: new)
+            outcome.details["usedClone"] = String(report.usedClone)
+            return outcome
+        }
+    }
+}

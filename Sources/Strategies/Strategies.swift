@@ -1,3 +1,0 @@
-import StoreModel
-/// Strategies. (issue 2)
-public enum StrategiesNamespace {}
