@@ -80,17 +80,23 @@ let package = Package(
             swiftSettings: strict),
         .executableTarget(name: "lifeboat", dependencies: ["LifeboatCLI"], swiftSettings: strict),
 
+        // Scratch directories and open-app helpers shared by the test targets.
+        .target(
+            name: "LifeboatTestSupport",
+            dependencies: ["StoreModel"],
+            path: "Tests/LifeboatTestSupport",
+            swiftSettings: strict),
         .testTarget(
             name: "StoreModelTests",
-            dependencies: ["StoreModel", .product(name: "PropertyBased", package: "swift-property-based")],
+            dependencies: ["LifeboatTestSupport", "StoreModel", .product(name: "PropertyBased", package: "swift-property-based")],
             swiftSettings: strict),
         .testTarget(
             name: "StoreCheckTests",
-            dependencies: ["StoreCheck", "StoreModel", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["LifeboatTestSupport", "StoreCheck", "StoreModel", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strict),
         .testTarget(
             name: "StrategiesTests",
-            dependencies: ["Strategies", "StoreModel", "StoreCheck", .product(name: "PropertyBased", package: "swift-property-based")],
+            dependencies: ["LifeboatTestSupport", "Strategies", "StoreModel", "StoreCheck", .product(name: "PropertyBased", package: "swift-property-based")],
             swiftSettings: strict),
         .testTarget(
             name: "FaultFSTests",
@@ -99,7 +105,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "LifeboatCLITests",
-            dependencies: ["LifeboatCLI", "StoreModel"],
+            dependencies: ["LifeboatTestSupport", "LifeboatCLI", "StoreModel"],
             swiftSettings: strict),
     ]
 )

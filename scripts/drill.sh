@@ -1,0 +1,6 @@
+#!/usr/bin/env bash
+# Sets up, builds, and runs the default drill on a scratch store; prints the verdict and where the report is.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh
+exec .build/debug/lifeboat drill "$@"
