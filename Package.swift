@@ -23,6 +23,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         // C shims (swift-nio style: one C target per system concern).
@@ -58,10 +59,30 @@ let package = Package(
                 "CLifeboatSys",
             ],
             swiftSettings: strict),
+        // Scenario files: the model of a drill and its YAML reader (errors at file:line:column).
+        .target(
+            name: "Scenario",
+            dependencies: ["Strategies", .product(name: "Yams", package: "Yams")],
+            swiftSettings: strict),
+        // Writer processes and the history they record: the oracle.
+        .target(
+            name: "Workload",
+            dependencies: ["StoreModel", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict),
+        // Invariants: the oracle over writer histories and one small function per invariant.
+        .target(
+            name: "Checks",
+            dependencies: ["StoreModel", "StoreCheck", "Workload"],
+            swiftSettings: strict),
+        // Reports: JSON, Markdown, self-contained HTML with SVG, JUnit XML; pure functions of a run result.
+        .target(
+            name: "Reporting",
+            dependencies: ["Checks"],
+            swiftSettings: strict),
         // Drills: scratch stores, strategies run against them, verdicts and the run directory.
         .target(
             name: "Runner",
-            dependencies: ["StoreModel", "StoreCheck", "Strategies"],
+            dependencies: ["StoreModel", "StoreCheck", "Strategies", "Scenario", "Workload", "Checks", "Reporting", "FaultFS"],
             swiftSettings: strict),
         // The fault-injecting FUSE file system (daemon, control protocol, client API).
         .target(
@@ -74,7 +95,7 @@ let package = Package(
         .target(
             name: "LifeboatCLI",
             dependencies: [
-                "StoreModel", "StoreCheck", "Strategies", "Runner", "FaultFS",
+                "StoreModel", "StoreCheck", "Strategies", "Runner", "Scenario", "Workload", "Reporting", "FaultFS", "CLifeboatSys",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),

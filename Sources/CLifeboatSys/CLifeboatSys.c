@@ -28,3 +28,11 @@ int64_t lb_copy_file_range_all(int src_fd, int dst_fd, int64_t len) {
 int lb_open(const char *path, int flags, unsigned int mode) {
     return open(path, flags, (mode_t)mode);
 }
+
+#include <sys/resource.h>
+
+long lb_self_maxrss_kib(void) {
+    struct rusage usage;
+    if (getrusage(RUSAGE_SELF, &usage) != 0) return -1;
+    return usage.ru_maxrss;
+}

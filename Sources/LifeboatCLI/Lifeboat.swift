@@ -9,8 +9,8 @@ public struct Lifeboat: AsyncParsableCommand {
         commandName: "lifeboat",
         abstract: "Prove that backup and restore of a Core Data-format SQLite store are correct.",
         subcommands: [
-            DrillCommand.self, StrategiesCommand.self, GenerateCommand.self, CheckCommand.self,
-            BackupCommand.self, RestoreCommand.self, RelocateCommand.self,
+            RunCommand.self, DrillCommand.self, StrategiesCommand.self, GenerateCommand.self, CheckCommand.self,
+            BackupCommand.self, RestoreCommand.self, RelocateCommand.self, WriterCommand.self,
         ])
 
     public init() {}

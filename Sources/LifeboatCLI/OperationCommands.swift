@@ -1,4 +1,5 @@
 import ArgumentParser
+import CLifeboatSys
 import Foundation
 import StoreModel
 import Strategies
@@ -6,13 +7,16 @@ import Strategies
 /// Options shared by the commands that run one strategy by hand.
 struct StrategyArguments: ParsableArguments {
     @Option(help: "backup-api: pages per step.") var pagesPerStep: Int32 = 64
+    @Option(help: "backup-api: seconds to pause between steps.") var stepDelay: Double?
     @Option(help: "command strategies: the shell command to run.") var command: String?
     @Flag(help: "replace: never clone, always copy.") var noClone = false
     @Flag(help: "backup-api, vacuum-into, sqlite3-cli: do not copy the external data folder.") var noExternalData = false
+    @Flag(help: "Print the outcome as one JSON line (with this process's peak RSS), for the scenario runner.") var json = false
 
     var options: StrategyOptions {
         var options = StrategyOptions()
         options.pagesPerStep = pagesPerStep
+        if let stepDelay { options.stepDelay = stepDelay }
         options.command = command
         options.allowClone = !noClone
         options.copyExternalData = !noExternalData
@@ -21,9 +25,16 @@ struct StrategyArguments: ParsableArguments {
 }
 
 /// Runs a strategy, turning its failure into exit 1 with the reason (the operation failed, a finding).
-func runStrategy(_ body: () throws -> StrategyOutcome) throws {
+func runStrategy(json: Bool, _ body: () throws -> StrategyOutcome) throws {
     do {
-        let outcome = try body()
+        var outcome = try body()
+        outcome.details["peakRSSKiB"] = String(lb_self_maxrss_kib())
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .sortedKeys
+            print(String(decoding: try encoder.encode(outcome), as: UTF8.self))
+            return
+        }
         let details = outcome.details.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
         print("\(outcome.strategy): \(outcome.store) in \(String(format: "%.3f", outcome.seconds)) s \(details)")
     } catch let unknown as UnknownStrategy {
@@ -44,7 +55,7 @@ struct BackupCommand: ParsableCommand {
     func run() throws {
         let chosen: any BackupStrategy
         do { chosen = try StrategyCatalog.backup(named: strategy) } catch { throw CLIFailure.badInput("\(error)") }
-        try runStrategy {
+        try runStrategy(json: arguments.json) {
             try chosen.backup(live: URL(cliPath: store), into: URL(cliPath: directory), model: .library, options: arguments.options)
         }
     }
@@ -61,7 +72,7 @@ struct RestoreCommand: ParsableCommand {
     func run() throws {
         let chosen: any RestoreStrategy
         do { chosen = try StrategyCatalog.restore(named: strategy) } catch { throw CLIFailure.badInput("\(error)") }
-        try runStrategy {
+        try runStrategy(json: arguments.json) {
             try chosen.restore(backup: URL(cliPath: backup), over: URL(cliPath: store), model: .library, options: arguments.options)
         }
     }
@@ -78,7 +89,7 @@ struct RelocateCommand: ParsableCommand {
     func run() throws {
         let chosen: any RelocationStrategy
         do { chosen = try StrategyCatalog.relocation(named: strategy) } catch { throw CLIFailure.badInput("\(error)") }
-        try runStrategy {
+        try runStrategy(json: arguments.json) {
             try chosen.relocate(from: URL(cliPath: from), to: URL(cliPath: to), model: .library, options: arguments.options)
         }
     }

@@ -4,7 +4,7 @@ import GRDB
 extension PersistentStore {
     /// Applies the changes `body` makes in one transaction (BEGIN IMMEDIATE, so concurrent writer processes queue
     /// on the busy timeout instead of failing on a lock upgrade). External files of a rolled-back save are removed;
-    /// files of values replaced or deleted are removed only after the commit.
+    /// files of values replaced or deleted are removed after the commit, once their grace period has passed.
     @discardableResult
     public func save<T>(_ body: (SaveContext) throws -> T) throws -> T {
         var context: SaveContext?
@@ -22,7 +22,11 @@ extension PersistentStore {
             for name in context?.writtenFiles ?? [] { try? FileManager.default.removeItem(at: files.externalFile(name)) }
             throw error
         }
-        for name in context?.obsoleteFiles ?? [] { try? FileManager.default.removeItem(at: files.externalFile(name)) }
+        let now = Date()
+        obsoleteFiles.withLock { pending in
+            for name in context?.obsoleteFiles ?? [] { pending.append((name, now)) }
+        }
+        removeObsoleteFiles(now: now)
         return result!
     }
 
@@ -60,8 +64,12 @@ extension PersistentStore {
     }
 
     /// Streams the objects of an entity through `body` without holding them all: memory stays flat.
+    ///
+    /// A missing external data file is an error, as in Core Data, unless `placeholderForMissingData` is set: then
+    /// the value reads as those bytes followed by the file name, so checkers can go on and report it.
     public func forEachObject(_ entityName: String, _ db: Database, filter: String? = nil,
                               arguments: StatementArguments = [], limit: Int? = nil,
+                              placeholderForMissingData: Data? = nil,
                               _ body: (ManagedObject) throws -> Void) throws {
         guard let entity = model.entity(named: entityName) else { throw StoreError.invalidObject("unknown entity \(entityName)") }
         let identity = StoreLayout.columnName(model.identityAttribute)
@@ -87,7 +95,12 @@ extension PersistentStore {
             var object = ManagedObject(entity: entity.name, id: id)
             for attribute in entity.attributes where attribute.name != model.identityAttribute {
                 let value = try ColumnCoding.decode(row[StoreLayout.columnName(attribute.name)] ?? .null, attribute) { name in
-                    try ExternalDataFiles.read(name, in: files, entity: entity.name)
+                    do {
+                        return try ExternalDataFiles.read(name, in: files, entity: entity.name)
+                    } catch {
+                        guard let placeholder = placeholderForMissingData else { throw error }
+                        return placeholder + Data(name.utf8)
+                    }
                 }
                 if value != .null { object.attributes[attribute.name] = value }
             }

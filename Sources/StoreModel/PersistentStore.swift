@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 
 /// A store loaded into a coordinator: one SQLite connection on the `.sqlite` file in Core Data's layout.
 ///
@@ -13,6 +14,8 @@ public final class PersistentStore: Sendable {
     public let layout: StoreLayout
     public let metadata: StoreMetadata
     let queue: DatabaseQueue
+    /// External data files made obsolete by saves, with when: removed once older than the grace period.
+    let obsoleteFiles = Mutex<[(name: String, since: Date)]>([])
 
     /// Opens (or creates) the store at `url` with `model`.
     public init(at url: URL, model: ManagedObjectModel, options: StoreOptions = StoreOptions()) throws {
@@ -137,9 +140,21 @@ public final class PersistentStore: Sendable {
         return numbers
     }
 
-    /// Closes the connection. Every later call on this store fails.
+    /// Closes the connection. Every later call on this store fails. Obsolete external files still within their
+    /// grace period stay behind (orphans `check` lists), as they would when an app quits.
     public func close() throws {
+        removeObsoleteFiles()
         try queue.close()
+    }
+
+    /// Removes the obsolete external data files whose grace period has passed.
+    func removeObsoleteFiles(now: Date = Date()) {
+        let due = obsoleteFiles.withLock { pending -> [String] in
+            let ripe = pending.filter { now.timeIntervalSince($0.since) >= options.externalDataGracePeriod }.map(\.name)
+            pending.removeAll { now.timeIntervalSince($0.since) >= options.externalDataGracePeriod }
+            return ripe
+        }
+        for name in due { try? FileManager.default.removeItem(at: files.externalFile(name)) }
     }
 
     /// Runs `body` in a read transaction (a consistent snapshot of the store).

@@ -17,6 +17,9 @@ public struct StoreOptions: Sendable, Hashable, Codable {
     public var externalStorageThreshold = 100 * 1024
     /// fsync external data files before the transaction that references them commits.
     public var syncExternalFiles = true
+    /// Seconds an external data file outlives the save that made it obsolete. Core Data removes such files
+    /// lazily, not in the save, so a reader's snapshot (a backup, a migrate) taken just before still finds them.
+    public var externalDataGracePeriod: Double = 5
     /// Seconds to wait on SQLITE_BUSY before failing.
     public var busyTimeout: Double = 30
 

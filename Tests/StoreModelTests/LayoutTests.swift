@@ -63,6 +63,7 @@ import Testing
         let url = scratch.path("s/Library.sqlite")
         var options = StoreOptions()
         options.externalStorageThreshold = 1000
+        options.externalDataGracePeriod = 0
         let store = try PersistentStore(at: url, model: .library, options: options)
         let big = ManagedObject(entity: "Note", attributes: ["attachment": .binary(Data(repeating: 7, count: 5000))])
         let small = ManagedObject(entity: "Note", attributes: ["attachment": .binary(Data(repeating: 3, count: 10))])
@@ -72,7 +73,8 @@ import Testing
         #expect(files.externalFileNames().count == 1)
         #expect(try store.object("Note", id: big.id)?.attributes["attachment"] == .binary(Data(repeating: 7, count: 5000)))
         #expect(try store.object("Note", id: small.id)?.attributes["attachment"] == .binary(Data(repeating: 3, count: 10)))
-        // Replacing the value removes the old file after the commit; deleting the object removes the new one.
+        // Replacing the value removes the old file after the commit (no grace period here); deleting the object
+        // removes the new one.
         try store.save { try $0.update(ManagedObject(entity: "Note", id: big.id, attributes: ["attachment": .binary(Data(repeating: 1, count: 6000))])) }
         #expect(files.externalFileNames().count == 1)
         try store.save { try $0.delete(entity: "Note", id: big.id) }

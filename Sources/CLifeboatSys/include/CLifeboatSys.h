@@ -16,4 +16,8 @@ int64_t lb_copy_file_range_all(int src_fd, int dst_fd, int64_t len);
 /// Opens a file with an explicit mode (open(2) is variadic in C).
 int lb_open(const char *path, int flags, unsigned int mode);
 
+
+
+/// The peak resident set size of this process in KiB (getrusage ru_maxrss).
+long lb_self_maxrss_kib(void);
 #endif

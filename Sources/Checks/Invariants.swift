@@ -1,0 +1,145 @@
+import Foundation
+import StoreCheck
+import StoreModel
+import Workload
+
+/// The invariants, each a function from evidence to a verdict with a name. Names match scenario files.
+public enum Invariants {
+    /// `integrity`, `no-duplicates`, `blobs-carried` of one store, from one pass of the store checker.
+    public static func storeChecks(_ url: URL, label: String) -> [Verdict] {
+        let report: CheckReport
+        do {
+            report = try StoreVerifier.verify(url)
+        } catch {
+            return [Verdict("integrity", .violated, "\(label): no store", evidence: ["\(error)"])]
+        }
+        func verdict(_ name: String, _ kinds: Set<Finding.Kind>, _ what: String) -> Verdict {
+            let found = report.violations.filter { kinds.contains($0.kind) }
+            let count = kinds.reduce(0) { $0 + report.count($1) }
+            if found.isEmpty { return Verdict(name, .held, "\(label): \(what)") }
+            return Verdict(name, .violated, "\(label): \(count) finding(s)", evidence: found.prefix(12).map { "\(label): \($0)" })
+        }
+        var blobs = verdict("blobs-carried", [.missingExternalFile], "\(report.externalReferences) external references resolve")
+        let orphans = report.findings.filter { $0.kind == .orphanExternalFile }
+        if !orphans.isEmpty { blobs.evidence += orphans.prefix(5).map { "\(label): \($0)" } }
+        return [
+            verdict("integrity", [.integrity, .bookkeeping, .metadata, .unreadable, .danglingRelationship],
+                    "integrity_check ok, bookkeeping consistent"),
+            verdict("no-duplicates", [.duplicateIdentity], "each identity once"),
+            blobs,
+        ]
+    }
+
+    /// `wal-content-carried`: every transaction acknowledged before the backup began is in it.
+    public static func walContentCarried(_ matches: [Oracle.Match], oracle: Oracle, backupStart: Double, label: String) -> Verdict {
+        var evidence: [String] = []
+        for match in matches {
+            let acked = oracle.sequence(of: match.writer).prefix { $0.ackAt.map { $0 < backupStart } ?? false }.count
+            let reflected = match.prefixes.max() ?? -1
+            if reflected < acked {
+                let missing = oracle.sequence(of: match.writer).dropFirst(max(0, reflected)).prefix(acked - max(0, reflected))
+                let description = reflected < 0 ? "matches no prefix of its history" : "reflects \(reflected) of its transactions"
+                evidence.append("\(label): writer \(match.writer) \(description), but \(acked) were acknowledged before the backup began; first missing: "
+                    + missing.prefix(3).map { tx in "tx \(tx.seq) (\(tx.ops.map { "\($0.op) \($0.entity) \($0.id.uuidString)" }.joined(separator: ", ")))" }.joined(separator: "; "))
+            }
+        }
+        if evidence.isEmpty { return Verdict("wal-content-carried", .held, "\(label): every acknowledged transaction is in") }
+        return Verdict("wal-content-carried", .violated, "\(label): acknowledged transactions missing", evidence: evidence)
+    }
+
+    /// `snapshot-consistent`: the store equals the history's state after some prefix of commits, with nothing
+    /// begun after `end` and the initial objects unchanged.
+    public static func snapshotConsistent(_ matches: [Oracle.Match], oracle: Oracle, state: StoreState, end: Double, label: String) -> Verdict {
+        var evidence: [String] = []
+        for match in matches {
+            if match.prefixes.isEmpty {
+                evidence.append("\(label): writer \(match.writer): the store matches no prefix of its \(match.sequenceLength) transactions")
+                evidence += match.mismatches
+            } else if let low = match.prefixes.min(), low > 0 {
+                let sequence = oracle.sequence(of: match.writer)
+                if sequence[low - 1].intentAt > end {
+                    evidence.append("\(label): writer \(match.writer): contains tx \(sequence[low - 1].seq), begun at \(String(format: "%.3f", sequence[low - 1].intentAt)) s, after the copy ended at \(String(format: "%.3f", end)) s")
+                }
+            }
+        }
+        evidence += oracle.strangers(state).map { "\(label): \($0)" }
+        if evidence.isEmpty { return Verdict("snapshot-consistent", .held, "\(label): a prefix of every writer's commits") }
+        return Verdict("snapshot-consistent", .violated, "\(label): not a state the history can explain", evidence: evidence)
+    }
+
+    /// `durable-after-crash`: after recovery every transaction acknowledged (at synchronous=FULL) is present and
+    /// the store is a prefix state.
+    public static func durableAfterCrash(_ matches: [Oracle.Match], oracle: Oracle, crashAt: Double, synchronous: String, fault: String) -> Verdict {
+        guard synchronous == "full" || synchronous == "extra" else {
+            return Verdict("durable-after-crash", .notApplicable, "writers ran at synchronous=\(synchronous): acknowledged does not mean durable")
+        }
+        var evidence: [String] = []
+        for match in matches {
+            let acked = oracle.sequence(of: match.writer).filter { $0.ackAt.map { $0 <= crashAt } ?? false }.count
+            guard let reflected = match.prefixes.max() else {
+                evidence.append("after \(fault): writer \(match.writer): the recovered store matches no prefix of its history")
+                evidence += match.mismatches
+                continue
+            }
+            if reflected < acked {
+                evidence.append("after \(fault): writer \(match.writer) had \(acked) transactions acknowledged, the recovered store has \(reflected); lost from tx \(oracle.sequence(of: match.writer)[reflected].seq)")
+            }
+        }
+        if evidence.isEmpty { return Verdict("durable-after-crash", .held, "every acknowledged transaction survived \(fault)") }
+        return Verdict("durable-after-crash", .violated, "acknowledged transactions lost after \(fault)", evidence: evidence)
+    }
+
+    /// `live-store-unaffected`: writers saw no errors (SQLITE_BUSY waits aside) and the live store holds exactly
+    /// what they committed.
+    public static func liveStoreUnaffected(_ matches: [Oracle.Match], oracle: Oracle, state: StoreState, crashed: Bool) -> Verdict {
+        var evidence: [String] = oracle.transactions.filter { $0.outcome == .failed }.prefix(10).map {
+            "writer \($0.writer) tx \($0.seq) failed: \($0.error ?? "?")"
+        }
+        for match in matches {
+            let committed = oracle.sequence(of: match.writer).filter { $0.outcome == .committed }.count
+            if !match.prefixes.contains(committed), !crashed || match.prefixes.isEmpty {
+                evidence.append("writer \(match.writer): the live store does not hold its \(committed) committed transactions")
+                evidence += match.mismatches
+            }
+        }
+        evidence += oracle.strangers(state).map { "live store: \($0)" }
+        if evidence.isEmpty { return Verdict("live-store-unaffected", .held, "writers saw no errors; the live store holds what they committed") }
+        return Verdict("live-store-unaffected", .violated, "writers were affected", evidence: evidence)
+    }
+
+    /// `restore-equals-backup`: after a restore the live store equals the backup it came from.
+    public static func restoreEqualsBackup(_ live: URL, backup: URL, label: String) -> Verdict {
+        do {
+            let report = try StoreComparison.compare(live, against: backup)
+            if !report.hasViolations { return Verdict("restore-equals-backup", .held, "\(label): equal object by object and blob by blob") }
+            return Verdict("restore-equals-backup", .violated, "\(label): differs from the backup", evidence: report.violations.prefix(12).map { "\(label): \($0)" })
+        } catch {
+            return Verdict("restore-equals-backup", .violated, "\(label): cannot compare", evidence: ["\(error)"])
+        }
+    }
+
+    /// `restore-opens`: the app can add the restored store with its current model, and it is not silently empty.
+    public static func restoreOpens(_ live: URL, model: ManagedObjectModel, lightweight: Bool, backupObjects: Int, label: String) -> Verdict {
+        do {
+            let store = try PersistentStore(at: live, model: model, options: lightweight ? .lightweightMigration : StoreOptions())
+            defer { try? store.close() }
+            let count = try model.entities.reduce(0) { $0 + (try store.count($1.name)) }
+            if count == 0, backupObjects > 0 {
+                return Verdict("restore-opens", .violated, "\(label): opened empty", evidence: ["the backup held \(backupObjects) objects"])
+            }
+            return Verdict("restore-opens", .held, "\(label): opens with \(model.versionIdentifier), \(count) objects")
+        } catch {
+            return Verdict("restore-opens", .violated, "\(label): the app cannot open the restored store", evidence: ["\(label): \(error)"])
+        }
+    }
+
+    /// `metadata-preserved`: the copy has the live store's model version hashes (and reports its store UUID).
+    public static func metadataPreserved(_ copy: StoreState, live: StoreState, label: String) -> Verdict {
+        if copy.versionHashes != live.versionHashes {
+            return Verdict("metadata-preserved", .violated, "\(label): model version hashes differ from the live store's",
+                           evidence: ["\(label): entities \(copy.versionHashes.keys.sorted()) vs \(live.versionHashes.keys.sorted())"])
+        }
+        let uuid = copy.storeUUID == live.storeUUID ? "same store UUID" : "new store UUID \(copy.storeUUID)"
+        return Verdict("metadata-preserved", .held, "\(label): model hashes equal, \(uuid)")
+    }
+}

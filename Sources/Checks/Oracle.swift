@@ -1,0 +1,84 @@
+import Foundation
+import Workload
+
+/// Decides which prefix of each writer's committed transactions a store reflects.
+///
+/// Writers touch disjoint objects, so a consistent snapshot is, per writer, the state after some prefix of its
+/// transactions (a transaction in flight may be in or out), with the initial objects unchanged. For each writer
+/// the oracle walks its transactions once, keeping how many of its objects differ from the store, and notes every
+/// prefix length at which none differ.
+public struct Oracle: Sendable {
+    public let transactions: [Transaction]
+    /// Initial objects (generated before the writers started): identity -> hash.
+    public let initial: [UUID: String]
+
+    public init(transactions: [Transaction], initial: [UUID: String]) {
+        self.transactions = transactions
+        self.initial = initial
+    }
+
+    public var writers: [Int] { Array(Set(transactions.map(\.writer))).sorted() }
+
+    /// Committed transactions of a writer, with an in-flight one at the end if the writer died during it.
+    public func sequence(of writer: Int) -> [Transaction] {
+        transactions.filter { $0.writer == writer && $0.outcome != .failed }.sorted { $0.seq < $1.seq }
+    }
+
+    public struct Match: Sendable {
+        public var writer: Int
+        /// Prefix lengths (number of transactions of `sequence(of:)`) the store is consistent with.
+        public var prefixes: [Int]
+        public var sequenceLength: Int
+        /// Objects of this writer whose stored state matches no prefix (for evidence), closest prefix used.
+        public var mismatches: [String]
+    }
+
+    /// Matches a store state against every writer's history.
+    public func match(_ state: StoreState) -> [Match] {
+        writers.map { writer in
+            let sequence = sequence(of: writer)
+            var universe = Set<UUID>()
+            for tx in sequence { for op in tx.ops { universe.insert(op.id) } }
+            var expected: [UUID: String] = [:]
+            var mismatched = Set(universe.filter { state.notes[$0] != nil })
+            var prefixes: [Int] = mismatched.isEmpty ? [0] : []
+            var best = (count: mismatched.count, prefix: 0)
+            for (index, tx) in sequence.enumerated() {
+                for op in tx.ops {
+                    expected[op.id] = op.hash
+                    if expected[op.id] == state.notes[op.id] { mismatched.remove(op.id) } else { mismatched.insert(op.id) }
+                }
+                if mismatched.isEmpty { prefixes.append(index + 1) }
+                if mismatched.count < best.count { best = (mismatched.count, index + 1) }
+            }
+            var evidence: [String] = []
+            if prefixes.isEmpty {
+                // Describe the differences against the closest prefix.
+                var closest: [UUID: String] = [:]
+                for tx in sequence.prefix(best.prefix) { for op in tx.ops { closest[op.id] = op.hash } }
+                for id in universe.sorted(by: { $0.uuidString < $1.uuidString }) where closest[id] != state.notes[id] {
+                    let want = closest[id].map { "state \($0)" } ?? "absent"
+                    let have = state.notes[id].map { "state \($0)" } ?? "absent"
+                    let lastTx = sequence.last { $0.ops.contains { $0.id == id } }
+                    evidence.append("writer \(writer) Note \(id.uuidString): expected \(want) after tx \(best.prefix), found \(have) (last touched by tx \(lastTx?.seq ?? 0))")
+                    if evidence.count >= 10 { break }
+                }
+            }
+            return Match(writer: writer, prefixes: prefixes, sequenceLength: sequence.count, mismatches: evidence)
+        }
+    }
+
+    /// Objects in the store that no history and no initial state explains, and initial objects that changed.
+    public func strangers(_ state: StoreState) -> [String] {
+        var known = Set(initial.keys)
+        for tx in transactions { for op in tx.ops { known.insert(op.id) } }
+        var result: [String] = []
+        for id in state.notes.keys where !known.contains(id) { result.append("Note \(id.uuidString) is in no history and not in the initial store") }
+        for (id, hash) in initial {
+            let now = state.notes[id] ?? state.others[id]
+            if now == nil { result.append("initial object \(id.uuidString) is missing") }
+            else if now != hash { result.append("initial object \(id.uuidString) changed (\(hash) -> \(now!))") }
+        }
+        return result.sorted()
+    }
+}

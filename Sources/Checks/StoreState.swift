@@ -1,0 +1,45 @@
+import Foundation
+import StoreModel
+import Workload
+
+/// The objects of a store as the oracle compares them: identity -> state hash, per entity, read through the
+/// store layer (read-only, so checking never changes a backup).
+public struct StoreState: Sendable {
+    public var notes: [UUID: String] = [:]
+    public var others: [UUID: String] = [:]
+    /// Identities stored more than once (the checker reports them as duplicates).
+    public var repeated: Set<UUID> = []
+    public var storeUUID: String = ""
+    public var versionHashes: [String: Data] = [:]
+
+    public init() {}
+
+    public static func read(_ url: URL, model: ManagedObjectModel = .library) throws -> StoreState {
+        var options = StoreOptions()
+        options.readOnly = true
+        let store = try PersistentStore(at: url, model: model, options: options)
+        defer { try? store.close() }
+        var state = StoreState()
+        state.storeUUID = store.metadata.storeUUID
+        state.versionHashes = store.metadata.versionHashes
+        try store.read { db in
+            for entity in model.entities {
+                try store.forEachObject(entity.name, db, placeholderForMissingData: Data("missing external file ".utf8)) { object in
+                    let hash = StoreState.hash(object)
+                    if entity.name == "Note" {
+                        if state.notes.updateValue(hash, forKey: object.id) != nil { state.repeated.insert(object.id) }
+                    } else if state.others.updateValue(hash, forKey: object.id) != nil {
+                        state.repeated.insert(object.id)
+                    }
+                }
+            }
+        }
+        return state
+    }
+
+    /// Notes are hashed whole; other objects by their attributes only, since writers link notes to them (which
+    /// changes their inverse relationships) but never change them.
+    public static func hash(_ object: ManagedObject) -> String {
+        object.entity == "Note" ? ObjectHash.of(object) : ObjectHash.of(object.withoutRelationships)
+    }
+}

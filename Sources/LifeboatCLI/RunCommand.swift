@@ -1,0 +1,99 @@
+import ArgumentParser
+import Foundation
+import Reporting
+import Runner
+import Scenario
+import Workload
+
+/// `lifeboat run SCENARIO...`: runs drills and writes a report for each; exit 0 when every drill showed the
+/// verdict it expects, 1 when one did not, 2 for a bad scenario file.
+struct RunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run scenario files: writers, scheduled backups and restores, faults; check every invariant.")
+
+    @Argument(help: "Scenario files (YAML), or directories of them.") var scenarios: [String] = ["Scenarios/smoke.yaml"]
+    @Option(help: "Override the scenario's seed.") var seed: UInt64?
+    @Option(help: "Where reports go.") var reports: String = "reports"
+    @Option(help: "Scratch directory for stores (a fresh one per run below it).") var scratch: String?
+    @Flag(help: "Keep scratch stores for inspection.") var keep = false
+    @Flag(help: "Print progress lines even when stdout is not a terminal.") var verbose = false
+
+    func run() throws {
+        let files = try Self.expand(scenarios)
+        var parsed: [(URL, Scenario)] = []
+        for file in files {
+            do {
+                var scenario = try ScenarioParser.parse(file: file)
+                if let seed { scenario.seed = seed }
+                parsed.append((file, scenario))
+            } catch let error as ScenarioError {
+                throw CLIFailure.badInput(error.description)
+            }
+        }
+        let showProgress = verbose || isatty(STDOUT_FILENO) != 0
+        var settings = ScenarioRunner.Settings(
+            reportsRoot: URL(cliPath: reports),
+            scratchRoot: scratch.map { URL(cliPath: $0) } ?? FileManager.default.temporaryDirectory.appendingPathComponent("lifeboat-scratch"))
+        settings.keepScratch = keep
+        if showProgress {
+            settings.progress = { @Sendable (line: String) in print("  " + line) }
+        }
+        settings.makeVolume = VolumeFactory.make
+        var allMet = true
+        var results: [RunResult] = []
+        for (file, scenario) in parsed {
+            print("== \(scenario.name) (\(file.lastPathComponent), seed \(scenario.seed), expect \(scenario.expect))")
+            let runner: ScenarioRunner
+            do { runner = try ScenarioRunner(scenario: scenario, file: file.path, settings: settings) } catch { throw CLIFailure.badInput("\(error)") }
+            let (result, directory) = try runner.run()
+            results.append(result)
+            for verdict in result.verdicts where verdict.status != .notApplicable {
+                print("   \(verdict.status == .held ? "held    " : "VIOLATED") \(verdict.invariant): \(verdict.summary.prefix(150))")
+                if verdict.status == .violated, let first = verdict.evidence.first { print("            e.g. \(first.prefix(160))") }
+            }
+            for error in result.errors { print("   run error: \(error)") }
+            print("   \(result.expectationMet ? "AS EXPECTED" : "UNEXPECTED") (expected \(result.expectation)) in \(String(format: "%.1f", result.seconds)) s — report: \(directory.url.path)/report.html")
+            allMet = allMet && result.expectationMet
+        }
+        if results.count > 1 {
+            print("\(results.filter(\.expectationMet).count) of \(results.count) drills as expected; reports/latest is the last")
+        }
+        if !allMet { throw ExitCode(1) }
+    }
+
+    /// Files as given; directories expand to their *.yaml files (not descending into subfolders).
+    static func expand(_ paths: [String]) throws -> [URL] {
+        var files: [URL] = []
+        for path in paths {
+            let url = URL(cliPath: path)
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+                throw CLIFailure.badInput("\(path): no such scenario file or directory")
+            }
+            if isDirectory.boolValue {
+                let names = try FileManager.default.contentsOfDirectory(atPath: url.path).filter { $0.hasSuffix(".yaml") && !$0.hasPrefix("_") }.sorted()
+                files += names.map { url.appendingPathComponent($0) }
+            } else {
+                files.append(url)
+            }
+        }
+        guard !files.isEmpty else { throw CLIFailure.badInput("no scenario files in \(paths.joined(separator: " "))") }
+        return files
+    }
+}
+
+/// `lifeboat writer --config FILE`: one writer process of a run (started by the runner, not by hand).
+struct WriterCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "writer", abstract: "Run one writer process (used by `lifeboat run`).",
+                                                    shouldDisplay: false)
+    @Option(help: "The writer's configuration (JSON written by the runner).") var config: String
+
+    func run() throws {
+        let data: Data
+        do { data = try Data(contentsOf: URL(cliPath: config)) } catch { throw CLIFailure.badInput("cannot read \(config): \(error)") }
+        let configuration = try JSONDecoder().decode(Writer.Configuration.self, from: data)
+        let committed = try Writer(configuration).run()
+        print("writer \(configuration.index): \(committed) committed")
+    }
+}

@@ -1,0 +1,124 @@
+import Checks
+import Foundation
+
+/// Everything a run produced, in a versioned schema: `report.json` is this, encoded; every other report is a
+/// pure function of it.
+public struct RunResult: Sendable, Codable {
+    public static let schemaVersion = "lifeboat.run/1"
+    public var schema = RunResult.schemaVersion
+    public var runID: String
+    public var scenario: String
+    public var scenarioFile: String
+    public var description: String
+    public var seed: UInt64
+    /// "pass" or "violation <invariant>".
+    public var expectation: String
+    /// Whether the verdicts show what the scenario expects.
+    public var expectationMet: Bool
+    public var startedAt: String
+    public var seconds: Double
+    public var verdicts: [Verdict]
+    public var events: [TimelineEvent]
+    public var writers: [WriterSummary]
+    public var operations: [OperationSummary]
+    public var faults: [FaultSummary]
+    public var metrics: [String: Double]
+    /// Problems of the run itself (a step that could not start, the time limit), not of the store.
+    public var errors: [String]
+
+    public init(runID: String, scenario: String, scenarioFile: String, description: String, seed: UInt64, expectation: String,
+                expectationMet: Bool, startedAt: String, seconds: Double, verdicts: [Verdict], events: [TimelineEvent],
+                writers: [WriterSummary], operations: [OperationSummary], faults: [FaultSummary], metrics: [String: Double],
+                errors: [String]) {
+        self.runID = runID
+        self.scenario = scenario
+        self.scenarioFile = scenarioFile
+        self.description = description
+        self.seed = seed
+        self.expectation = expectation
+        self.expectationMet = expectationMet
+        self.startedAt = startedAt
+        self.seconds = seconds
+        self.verdicts = verdicts
+        self.events = events
+        self.writers = writers
+        self.operations = operations
+        self.faults = faults
+        self.metrics = metrics
+        self.errors = errors
+    }
+}
+
+/// One thing that happened, at a time since the run began, by an actor (writer-1, backup-0, faultfs).
+public struct TimelineEvent: Sendable, Codable, Equatable {
+    public enum Kind: String, Sendable, Codable { case start, end, commit, fault, crash, recovery, error, note }
+    public var t: Double
+    public var actor: String
+    public var kind: Kind
+    public var detail: String
+
+    public init(t: Double, actor: String, kind: Kind, detail: String) {
+        self.t = t
+        self.actor = actor
+        self.kind = kind
+        self.detail = detail
+    }
+}
+
+public struct WriterSummary: Sendable, Codable, Equatable {
+    public var writer: Int
+    public var committed: Int
+    public var failed: Int
+    public var inFlight: Int
+    public var firstCommit: Double?
+    public var lastCommit: Double?
+    /// Commit times, for the timeline (thinned to at most a few hundred).
+    public var commitTimes: [Double]
+
+    public init(writer: Int, committed: Int, failed: Int, inFlight: Int, firstCommit: Double?, lastCommit: Double?, commitTimes: [Double]) {
+        self.writer = writer
+        self.committed = committed
+        self.failed = failed
+        self.inFlight = inFlight
+        self.firstCommit = firstCommit
+        self.lastCommit = lastCommit
+        self.commitTimes = commitTimes
+    }
+}
+
+public struct OperationSummary: Sendable, Codable, Equatable {
+    public var name: String
+    public var action: String
+    public var strategy: String
+    public var start: Double
+    public var end: Double
+    public var succeeded: Bool
+    public var store: String
+    public var details: [String: String]
+    public var error: String?
+
+    public init(name: String, action: String, strategy: String, start: Double, end: Double, succeeded: Bool, store: String,
+                details: [String: String], error: String?) {
+        self.name = name
+        self.action = action
+        self.strategy = strategy
+        self.start = start
+        self.end = end
+        self.succeeded = succeeded
+        self.store = store
+        self.details = details
+        self.error = error
+    }
+}
+
+public struct FaultSummary: Sendable, Codable, Equatable {
+    public var name: String
+    public var fired: Int
+    public var detail: String
+
+    public init(name: String, fired: Int, detail: String) {
+        self.name = name
+        self.fired = fired
+        self.detail = detail
+    }
+}

@@ -1,0 +1,113 @@
+import Checks
+import Foundation
+import Reporting
+import Scenario
+import StoreModel
+import Strategies
+import Workload
+
+extension ScenarioRunner {
+    /// Runs one backup or restore in a child process and checks what it produced right away (a later backup
+    /// into a reused directory would overwrite it).
+    func runStep(_ index: Int, _ step: Scenario.Step, live: URL, scratch: URL, children: ChildRegistry,
+                 volume: any StoreVolume, crashPlan: Scenario.Crash?) throws {
+        let round = operations.filter { $0.name.hasPrefix("\(step.action.rawValue)-\(index)") }.count
+        let name = "\(step.action.rawValue)-\(index)" + (step.times > 1 ? ".\(round + 1)" : "")
+        var stepRules: [String] = []
+        for (ruleIndex, rule) in scenario.faults.rules.enumerated() where rule.duringStep == index {
+            stepRules.append(try volume.arm(rule))
+            note("faultfs", .fault, "armed rule \(ruleIndex) for \(name): \(rule.ops.joined(separator: ",")) \(rule.path) -> \(rule.action)")
+        }
+        var arguments: [String]
+        let target: URL
+        var backupSource: URL?
+        switch step.action {
+        case .backup:
+            let directory = scratch.appendingPathComponent("backups/\(index)" + (step.destination == "reuse" ? "" : "-\(round + 1)"))
+            target = directory.appendingPathComponent(live.lastPathComponent)
+            arguments = ["backup", "--strategy", step.strategy, live.path, directory.path]
+        case .restore:
+            guard let last = backups.last(where: { FileManager.default.fileExists(atPath: $0.store.path) }) else {
+                errors.append("\(name): no backup to restore from")
+                return
+            }
+            if liveBeforeRestore == nil { liveBeforeRestore = try? StoreState.read(live) }
+            backupSource = last.store
+            target = live
+            arguments = ["restore", "--strategy", step.strategy, last.store.path, live.path]
+        }
+        arguments += ["--json"]
+        if let v = step.pagesPerStep { arguments += ["--pages-per-step", String(v)] }
+        if let v = step.stepDelay { arguments += ["--step-delay", String(v)] }
+        if let v = step.command { arguments += ["--command", v] }
+        if step.allowClone == false { arguments.append("--no-clone") }
+        if step.copyExternalData == false { arguments.append("--no-external-data") }
+        let start = now()
+        note(name, .start, "\(step.strategy)")
+        let child = try children.start(name, executable: executable, arguments: arguments)
+        var interrupted = false
+        if let crashPlan {
+            let deadline = Date().addingTimeInterval(crashPlan.delay)
+            while child.isRunning, Date() < deadline { usleep(1_000) }
+            interrupted = child.isRunning
+            try simulateCrash(crashPlan, children: children, volume: volume, live: live,
+                              reason: interrupted ? "during \(name), \(String(format: "%.3f", now() - start)) s in" : "right after \(name) (it finished before the crash point)")
+        }
+        let status = children.wait(child, timeout: max(1, scenario.timeLimit - now()))
+        let end = now()
+        for id in stepRules { try? volume.disarm(id) }
+        let output = child.output
+        let outcome = output.split(separator: "\n").last.flatMap { try? JSONDecoder().decode(StrategyOutcome.self, from: Data($0.utf8)) }
+        let succeeded = status == 0 && outcome != nil && !interrupted
+        var summary = OperationSummary(name: name, action: step.action.rawValue, strategy: step.strategy, start: start, end: end,
+                                       succeeded: succeeded, store: target.path, details: outcome?.details ?? [:],
+                                       error: succeeded ? nil : (interrupted ? "interrupted by the crash" : String(output.suffix(400))))
+        if let peak = outcome?.details["peakRSSKiB"] { summary.details["peakRSSKiB"] = peak }
+        operations.append(summary)
+        note(name, .end, succeeded ? "done" : "failed: \(summary.error ?? "")")
+        switch step.action {
+        case .backup:
+            guard succeeded else {
+                if !interrupted { record([Verdict("integrity", .violated, "\(name) (\(step.strategy)) failed", evidence: [summary.error ?? ""])]) }
+                return
+            }
+            let state = try? StoreState.read(target)
+            backups.append((index, target, start, end, state))
+            record(Invariants.storeChecks(target, label: "\(name) (\(step.strategy))"))
+            if let state { record([Invariants.metadataPreserved(state, live: liveAtStart, label: "\(name) (\(step.strategy))")]) }
+            else { record([Verdict("integrity", .violated, "\(name) (\(step.strategy)): the backup cannot be opened as a store")]) }
+        case .restore:
+            let label = "\(name) (\(step.strategy))"
+            record(Invariants.storeChecks(live, label: "live store after \(label)"))
+            guard succeeded, let backupSource else { return }
+            record([Invariants.restoreEqualsBackup(live, backup: backupSource, label: label)])
+            let model = scenario.appModel == "library-v2" ? ManagedObjectModel.libraryV2 : .library
+            let backupObjects = backups.last?.state.map { $0.notes.count + $0.others.count } ?? 0
+            record([Invariants.restoreOpens(live, model: model, lightweight: scenario.lightweightMigration, backupObjects: backupObjects, label: label)])
+        }
+    }
+
+    /// Kills every process holding the store, drops what the volume did not make durable, and lets SQLite
+    /// recover the store as the next launch of the app would.
+    func simulateCrash(_ plan: Scenario.Crash, children: ChildRegistry, volume: any StoreVolume, live: URL, reason: String) throws {
+        let at = now()
+        children.killAll()
+        let dropped = try volume.crash(mode: plan.mode)
+        let description = "crash (\(plan.mode)) \(reason): \(dropped)"
+        note("faultfs", .crash, description)
+        if liveBeforeRestore == nil, operations.allSatisfy({ $0.action != "restore" }) {
+            // Recovery: the app opens its store again; SQLite replays or discards the WAL.
+            do {
+                let store = try PersistentStore(at: live, model: .library)
+                try store.close()
+                note("runner", .recovery, "store reopened")
+            } catch {
+                note("runner", .recovery, "store does not reopen: \(error)")
+            }
+            crash = (at, description, try? StoreState.read(live))
+            record(Invariants.storeChecks(live, label: "live store after the crash"))
+        } else {
+            crash = (at, description, nil)
+        }
+    }
+}

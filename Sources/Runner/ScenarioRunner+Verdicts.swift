@@ -1,0 +1,79 @@
+import Checks
+import Foundation
+import Reporting
+import Scenario
+import StoreModel
+import Workload
+
+extension ScenarioRunner {
+    /// Checks the history-based invariants, folds every check into one verdict per invariant, and builds the result.
+    func finish(history: URL, live: URL, runID: String, startedAt: String) -> RunResult {
+        let transactions = HistoryReader.transactions(in: history)
+        let oracle = Oracle(transactions: transactions, initial: initial)
+        for backup in backups {
+            let label = "backup-\(backup.index) (\(scenario.schedule[backup.index].strategy))"
+            guard let state = backup.state else { continue }
+            let matches = oracle.match(state)
+            record([
+                Invariants.walContentCarried(matches, oracle: oracle, backupStart: backup.start, label: label),
+                Invariants.snapshotConsistent(matches, oracle: oracle, state: state, end: backup.end, label: label),
+            ])
+        }
+        if let crash, let state = crash.state {
+            record([Invariants.durableAfterCrash(oracle.match(state), oracle: oracle, crashAt: crash.at,
+                                                 synchronous: scenario.writers.synchronous, fault: crash.description)])
+        }
+        if let state = liveBeforeRestore ?? (try? StoreState.read(live)) {
+            if crash == nil || liveBeforeRestore == nil {
+                record([Invariants.liveStoreUnaffected(oracle.match(state), oracle: oracle, state: state, crashed: crash != nil)])
+            }
+            if liveBeforeRestore == nil { record(Invariants.storeChecks(live, label: "live store at the end")) }
+        }
+        let selected = scenario.invariants.isEmpty ? ScenarioParser.invariantNames : scenario.invariants
+        let verdicts = selected.map { name in
+            Verdict.combine(name, verdictParts[name] ?? [Verdict(name, .notApplicable, notApplicableReason(name))])
+        }
+        let met: Bool
+        switch scenario.expect {
+        case .pass: met = errors.isEmpty && verdicts.allSatisfy { $0.status != .violated }
+        case .violation(let name): met = verdicts.contains { $0.invariant == name && $0.status == .violated }
+        }
+        let writers = Set(transactions.map(\.writer)).sorted().map { writer in
+            let mine = transactions.filter { $0.writer == writer }
+            let commits = mine.compactMap(\.ackAt)
+            let stride = max(1, commits.count / 400)
+            return WriterSummary(writer: writer, committed: commits.count, failed: mine.filter { $0.outcome == .failed }.count,
+                                 inFlight: mine.filter { $0.outcome == .inFlight }.count, firstCommit: commits.min(), lastCommit: commits.max(),
+                                 commitTimes: commits.enumerated().filter { $0.offset % stride == 0 }.map(\.element))
+        }
+        var metrics: [String: Double] = ["commits": Double(transactions.filter { $0.outcome == .committed }.count)]
+        metrics["commitsPerSecond"] = metrics["commits"]! / max(0.001, writers.compactMap(\.lastCommit).max() ?? 1)
+        for op in operations { if let peak = op.details["peakRSSKiB"].flatMap(Double.init) { metrics["\(op.name).peakRSSKiB"] = peak } }
+        metrics["storeBytes"] = Double((StoreFiles.size(live) ?? 0) + (StoreFiles.size(StoreFiles(live).wal) ?? 0))
+        return RunResult(runID: runID, scenario: scenario.name, scenarioFile: scenarioFile, description: scenario.description,
+                         seed: scenario.seed, expectation: scenario.expect.description, expectationMet: met, startedAt: startedAt,
+                         seconds: now(), verdicts: verdicts, events: events, writers: writers, operations: operations,
+                         faults: faultSummaries, metrics: metrics, errors: errors)
+    }
+
+    func notApplicableReason(_ invariant: String) -> String {
+        switch invariant {
+        case "durable-after-crash": "no crash in this run"
+        case "restore-equals-backup", "restore-opens": "no completed restore in this run"
+        case "wal-content-carried", "snapshot-consistent", "metadata-preserved": "no completed backup in this run"
+        default: "nothing in this run to check it on"
+        }
+    }
+}
+
+/// Writes every report of a run into its directory.
+enum RunReports {
+    static func write(_ result: RunResult, scenario: Scenario, log: [String], to run: RunDirectory) throws {
+        try run.write("report.json", try JSONReport.render(result))
+        try run.write("report.md", MarkdownReport.render(result))
+        try run.write("report.html", HTMLReport.render(result))
+        try run.write("junit.xml", JUnitReport.render([result]))
+        try run.write("run.log", log.joined(separator: "\n") + "\n")
+        try run.write("repro.yaml", "# Replay: lifeboat run \(run.url.path)/repro.yaml\n" + ScenarioYAML.render(scenario))
+    }
+}

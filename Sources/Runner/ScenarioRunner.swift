@@ -1,0 +1,180 @@
+import Checks
+import Foundation
+import Reporting
+import Scenario
+import StoreModel
+import Strategies
+import Workload
+
+/// Runs one scenario: generates the live store, starts the writer processes, fires the scheduled backups,
+/// restores and crashes while they write, then checks every invariant against the writers' histories.
+///
+/// Everything that touches the store runs in a child process (writers, each backup and restore), so a crash can
+/// kill exactly the processes holding the store; the runner itself only schedules, watches and checks.
+public final class ScenarioRunner {
+    public struct Settings: Sendable {
+        public var reportsRoot: URL
+        public var scratchRoot: URL
+        public var keepScratch = false
+        /// Progress lines (the CLI prints them on a TTY).
+        public var progress: (@Sendable (String) -> Void)?
+        /// Makes the store volume; plain directories by default, FaultFS where the scenario needs it.
+        public var makeVolume: (@Sendable (Scenario, URL) throws -> any StoreVolume)?
+
+        public init(reportsRoot: URL, scratchRoot: URL) {
+            self.reportsRoot = reportsRoot
+            self.scratchRoot = scratchRoot
+        }
+    }
+
+    let scenario: Scenario
+    let scenarioFile: String
+    let settings: Settings
+    let executable: URL
+    var epoch = Date().timeIntervalSince1970
+    var events: [TimelineEvent] = []
+    var operations: [OperationSummary] = []
+    var verdictParts: [String: [Verdict]] = [:]
+    var errors: [String] = []
+    var log: [String] = []
+    var faultSummaries: [FaultSummary] = []
+    var backups: [(index: Int, store: URL, start: Double, end: Double, state: StoreState?)] = []
+    var crash: (at: Double, description: String, state: StoreState?)?
+    var liveBeforeRestore: StoreState?
+    var initial: [UUID: String] = [:]
+    var liveAtStart = StoreState()
+
+    public init(scenario: Scenario, file: String, settings: Settings) throws {
+        self.scenario = scenario
+        scenarioFile = file
+        self.settings = settings
+        executable = try LifeboatExecutable.locate()
+    }
+
+    func now() -> Double { Date().timeIntervalSince1970 - epoch }
+
+    func note(_ actor: String, _ kind: TimelineEvent.Kind, _ detail: String) {
+        events.append(TimelineEvent(t: now(), actor: actor, kind: kind, detail: detail))
+        let line = String(format: "%8.3f  %@  %@", now(), actor, detail)
+        log.append(line)
+        settings.progress?(line)
+    }
+
+    func record(_ verdicts: [Verdict]) {
+        for verdict in verdicts { verdictParts[verdict.invariant, default: []].append(verdict) }
+    }
+
+    /// Runs the scenario and writes its reports; returns the result.
+    public func run() throws -> (RunResult, RunDirectory) {
+        let runDirectory = try RunDirectory.create(root: settings.reportsRoot)
+        let scratch = settings.scratchRoot.appendingPathComponent("run-\(runDirectory.id)")
+        let pidFile = settings.scratchRoot.appendingPathComponent("children.pid")
+        let orphans = ChildRegistry.reapOrphans(pidFile: pidFile)
+        epoch = Date().timeIntervalSince1970
+        let startedAt = ISO8601DateFormatter().string(from: Date())
+        if orphans > 0 { note("runner", .note, "killed \(orphans) orphaned process(es) of an earlier run") }
+        let children = try ChildRegistry(pidFile: pidFile, logDirectory: scratch.appendingPathComponent("logs"))
+        let volume = try (settings.makeVolume ?? { _, directory in try PlainVolume(directory: directory) })(scenario, scratch.appendingPathComponent("store"))
+        defer {
+            children.finish()
+            try? volume.close()
+            if !settings.keepScratch { try? FileManager.default.removeItem(at: scratch) }
+        }
+        let live = volume.directory.appendingPathComponent("Library.sqlite")
+        let history = scratch.appendingPathComponent("history")
+        try FileManager.default.createDirectory(at: history, withIntermediateDirectories: true)
+        do {
+            try execute(live: live, history: history, scratch: scratch, volume: volume, children: children)
+        } catch {
+            errors.append("\(error)")
+            note("runner", .error, "\(error)")
+        }
+        children.killAll()
+        let result = finish(history: history, live: live, runID: runDirectory.id, startedAt: startedAt)
+        try RunReports.write(result, scenario: scenario, log: log, to: runDirectory)
+        try runDirectory.markLatest()
+        return (result, runDirectory)
+    }
+
+    func execute(live: URL, history: URL, scratch: URL, volume: any StoreVolume, children: ChildRegistry) throws {
+        note("runner", .start, "generating \(scenario.store.objects) objects on \(volume.label)")
+        var storeOptions = StoreOptions()
+        storeOptions.journalMode = StoreOptions.JournalMode(rawValue: scenario.store.journalMode) ?? .wal
+        try StoreGenerator(objects: scenario.store.objects, blobFraction: scenario.store.blobFraction,
+                           blobSize: scenario.store.blobSize, seed: scenario.seed).generate(at: live, options: storeOptions)
+        liveAtStart = try StoreState.read(live)
+        initial = liveAtStart.notes.merging(liveAtStart.others) { first, _ in first }
+        var armed: [String: Int] = [:]
+        for (index, rule) in scenario.faults.rules.enumerated() where rule.duringStep == nil {
+            let id = try volume.arm(rule)
+            armed[id] = index
+            note("faultfs", .fault, "armed rule \(index): \(rule.ops.joined(separator: ",")) \(rule.path) -> \(rule.action)")
+        }
+        var writers: [ChildRegistry.Child] = []
+        for index in 0..<scenario.writers.count {
+            let config = Writer.Configuration(
+                store: live.path, history: history.appendingPathComponent("writer-\(index + 1).jsonl").path, index: index + 1,
+                seed: scenario.seed &* 1_000_003 &+ UInt64(index + 1), transactions: scenario.writers.transactions,
+                rate: scenario.writers.rate,
+                mix: [scenario.writers.mix.insert, scenario.writers.mix.update, scenario.writers.mix.delete, scenario.writers.mix.link],
+                blobFraction: scenario.writers.blobFraction, blobSize: scenario.writers.blobSize,
+                synchronous: scenario.writers.synchronous, checkpoint: scenario.writers.checkpoint, epoch: epoch)
+            var writerConfig = config
+            writerConfig.journalMode = scenario.store.journalMode
+            let configURL = scratch.appendingPathComponent("writer-\(index + 1).json")
+            try JSONEncoder().encode(writerConfig).write(to: configURL)
+            writers.append(try children.start("writer-\(index + 1)", executable: executable, arguments: ["writer", "--config", configURL.path]))
+            note("writer-\(index + 1)", .start, "\(scenario.writers.transactions) transactions")
+        }
+        var schedule = Schedule(scenario.schedule)
+        var crashed = false
+        var exited = Set<Int>()
+        while !crashed {
+            for (index, writer) in writers.enumerated() where !exited.contains(index) && !writer.isRunning {
+                exited.insert(index)
+                note("writer-\(index + 1)", .end, "exited with \(writer.process.terminationStatus)")
+            }
+            let running = writers.contains { $0.isRunning }
+            let commits = HistoryReader.acknowledged(in: history)
+            let t = now()
+            if t > scenario.timeLimit { throw RunError.timeLimit(scenario.timeLimit) }
+            if let plan = scenario.faults.crash, plan.duringStep == nil,
+               (plan.afterCommits.map { commits >= $0 } ?? false) || (plan.atSeconds.map { t >= $0 } ?? false) {
+                try simulateCrash(plan, children: children, volume: volume, live: live, reason: "after \(commits) commits")
+                crashed = true
+                break
+            }
+            if let (index, step) = schedule.due(commits: commits, seconds: t, writersRunning: running) {
+                if let plan = scenario.faults.crash, plan.duringStep == index {
+                    try runStep(index, step, live: live, scratch: scratch, children: children, volume: volume, crashPlan: plan)
+                    crashed = true
+                    break
+                }
+                try runStep(index, step, live: live, scratch: scratch, children: children, volume: volume, crashPlan: nil)
+                continue
+            }
+            if !running && schedule.isFinished(writersRunning: false) { break }
+            if !running && !schedule.hasStepsDue(afterWriters: true) {
+                for skipped in schedule.remaining { errors.append("schedule[\(skipped.index)] (\(skipped.step.action.rawValue) \(skipped.step.strategy)) never came due: the writers stopped first") }
+                break
+            }
+            usleep(10_000)
+        }
+        for (index, writer) in writers.enumerated() where !crashed && !exited.contains(index) {
+            _ = children.wait(writer, timeout: max(1, scenario.timeLimit - now()))
+            note("writer-\(index + 1)", .end, "exited with \(writer.process.terminationStatus)")
+        }
+        if crashed {
+            // What is left of the schedule after a crash runs against the recovered store.
+            while let (index, step) = schedule.due(commits: Int.max, seconds: .infinity, writersRunning: false) {
+                try runStep(index, step, live: live, scratch: scratch, children: children, volume: volume, crashPlan: nil)
+            }
+        }
+        let fired = (try? volume.firedCounts()) ?? [:]
+        for (id, index) in armed.sorted(by: { $0.value < $1.value }) {
+            let rule = scenario.faults.rules[index]
+            faultSummaries.append(FaultSummary(name: "rule \(index)", fired: fired[id] ?? 0,
+                                               detail: "\(rule.ops.joined(separator: ",")) \(rule.path) -> \(rule.action)"))
+        }
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import Yams
+
+/// Reads one YAML mapping field by field, with every mistake reported at its line and column: unknown keys
+/// (with the keys that are allowed), wrong types (with the type expected), values out of range.
+struct NodeReader {
+    let file: String
+    let context: String
+    let pairs: [(key: String, keyMark: Mark?, value: Node)]
+    let mark: Mark?
+    private(set) var used: Set<String> = []
+
+    init(_ node: Node, file: String, context: String) throws {
+        self.file = file
+        self.context = context
+        mark = node.mark
+        guard case .mapping(let mapping) = node else {
+            throw ScenarioError(file: file, line: node.mark?.line ?? 1, column: node.mark?.column ?? 1,
+                                message: "\(context) must be a mapping (key: value lines)")
+        }
+        var pairs: [(String, Mark?, Node)] = []
+        var merged: [(String, Mark?, Node)] = []
+        for (key, value) in mapping {
+            guard let name = key.string else {
+                throw ScenarioError(file: file, line: key.mark?.line ?? 1, column: key.mark?.column ?? 1, message: "keys must be text")
+            }
+            if name == "<<", case .mapping(let defaults) = value {
+                // YAML merge key: the anchored mapping's pairs are defaults for this one.
+                for (k, v) in defaults { if let n = k.string { merged.append((n, k.mark, v)) } }
+                continue
+            }
+            pairs.append((name, key.mark, value))
+        }
+        let own = Set(pairs.map(\.0))
+        self.pairs = pairs + merged.filter { !own.contains($0.0) }
+    }
+
+    func error(_ node: Node?, _ message: String) -> ScenarioError {
+        let place = node?.mark ?? mark
+        return ScenarioError(file: file, line: place?.line ?? 1, column: place?.column ?? 1, message: message)
+    }
+
+    mutating func node(_ key: String) -> Node? {
+        guard let pair = pairs.first(where: { $0.key == key }) else { return nil }
+        used.insert(key)
+        if case .scalar(let scalar) = pair.value, scalar.string == "~" || scalar.string == "null" { return nil }
+        return pair.value
+    }
+
+    var keys: [String] { pairs.map(\.key) }
+
+    mutating func string(_ key: String) throws -> String? {
+        guard let node = node(key) else { return nil }
+        guard case .scalar(let scalar) = node else { throw error(node, "\(context).\(key) must be text") }
+        return scalar.string
+    }
+
+    mutating func int(_ key: String, range: ClosedRange<Int> = 0...Int.max) throws -> Int? {
+        guard let node = node(key) else { return nil }
+        guard let value = node.int else { throw error(node, "\(context).\(key) must be a whole number, not '\(node.string ?? "?")'") }
+        guard range.contains(value) else { throw error(node, "\(context).\(key) must be between \(range.lowerBound) and \(range.upperBound), not \(value)") }
+        return value
+    }
+
+    mutating func double(_ key: String, range: ClosedRange<Double> = 0...Double.greatestFiniteMagnitude) throws -> Double? {
+        guard let node = node(key) else { return nil }
+        guard let value = node.float ?? node.int.map(Double.init) else {
+            throw error(node, "\(context).\(key) must be a number, not '\(node.string ?? "?")'")
+        }
+        guard range.contains(value) else { throw error(node, "\(context).\(key) must be between \(range.lowerBound) and \(range.upperBound), not \(value)") }
+        return value
+    }
+
+    mutating func bool(_ key: String) throws -> Bool? {
+        guard let node = node(key) else { return nil }
+        guard let value = node.bool else { throw error(node, "\(context).\(key) must be true or false, not '\(node.string ?? "?")'") }
+        return value
+    }
+
+    /// A byte size: a number of bytes or text like 128KiB, 2MB.
+    mutating func size(_ key: String) throws -> Int? {
+        guard let node = node(key) else { return nil }
+        if let value = node.int, value >= 0 { return value }
+        guard let text = node.string, let value = ByteSizeText.parse(text) else {
+            throw error(node, "\(context).\(key) must be a size such as 4096, 128KiB or 2MB, not '\(node.string ?? "?")'")
+        }
+        return value
+    }
+
+    mutating func choice(_ key: String, _ allowed: [String]) throws -> String? {
+        guard let node = node(key) else { return nil }
+        guard let value = node.string, allowed.contains(value) else {
+            throw error(node, "\(context).\(key) must be one of \(allowed.joined(separator: ", ")), not '\(node.string ?? "?")'")
+        }
+        return value
+    }
+
+    mutating func mapping(_ key: String) throws -> NodeReader? {
+        guard let node = node(key) else { return nil }
+        return try NodeReader(node, file: file, context: "\(context).\(key)")
+    }
+
+    mutating func sequence(_ key: String) throws -> [Node]? {
+        guard let node = node(key) else { return nil }
+        guard case .sequence(let sequence) = node else { throw error(node, "\(context).\(key) must be a list") }
+        return Array(sequence)
+    }
+
+    /// Fails on the first key that was never read: a typo, or a setting that does not exist.
+    func finish() throws {
+        for pair in pairs where !used.contains(pair.key) {
+            let allowedKeys = Self.allowed[context.components(separatedBy: ".").last.map { $0.components(separatedBy: "[")[0] } ?? ""] ?? []
+            let hint = allowedKeys.isEmpty ? "" : "; expected one of: \(allowedKeys.joined(separator: ", "))"
+            throw ScenarioError(file: file, line: pair.keyMark?.line ?? 1, column: pair.keyMark?.column ?? 1,
+                                message: "unknown key '\(pair.key)' in \(context)\(hint)")
+        }
+    }
+
+    /// Keys each mapping accepts, for the hint on an unknown key.
+    static let allowed: [String: [String]] = [
+        "scenario": ["name", "description", "extends", "seed", "store", "writers", "schedule", "faults", "invariants", "expect",
+                     "app_model", "lightweight_migration", "time_limit"],
+        "store": ["objects", "blob_fraction", "blob_size", "journal_mode"],
+        "writers": ["count", "transactions", "rate", "mix", "blob_fraction", "blob_size", "synchronous", "checkpoint"],
+        "mix": ["insert", "update", "delete", "link"],
+        "schedule": ["backup", "restore", "after_commits", "at_seconds", "after_writers", "every_commits", "times", "destination",
+                     "pages_per_step", "step_delay", "command", "copy_external_data", "allow_clone"],
+        "faults": ["mount", "rules", "crash"],
+        "rules": ["ops", "path", "nth", "after", "probability", "action", "during_step"],
+        "crash": ["after_commits", "at_seconds", "during_step", "delay", "mode"],
+    ]
+}
+
+/// Byte sizes written as text: 4096, 64KiB, 2MB, 1.5GiB.
+public enum ByteSizeText {
+    public static func parse(_ text: String) -> Int? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces).uppercased()
+        let units: [(String, Double)] = [("KIB", 1024), ("MIB", 1_048_576), ("GIB", 1_073_741_824), ("KB", 1000), ("MB", 1e6),
+                                         ("GB", 1e9), ("K", 1024), ("M", 1_048_576), ("G", 1_073_741_824), ("B", 1)]
+        for (suffix, factor) in units where trimmed.hasSuffix(suffix) {
+            guard let number = Double(trimmed.dropLast(suffix.count)), number >= 0 else { return nil }
+            return Int(number * factor)
+        }
+        guard let number = Int(trimmed), number >= 0 else { return nil }
+        return number
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+
+/// A drill: the store to start from, the writers, the schedule of backups and restores, the faults, the
+/// invariants to check and the verdict expected. Every field but `name` has a default, so a scenario says only
+/// what it changes; `extends:` takes another file's values as defaults.
+public struct Scenario: Sendable, Equatable, Codable {
+    public var name: String
+    public var description = ""
+    /// One seed drives the generated store, the writers' choices, the fault dice and the scheduler.
+    public var seed: UInt64 = 1
+    public var store = StoreSpec()
+    public var writers = WriterSpec()
+    public var schedule: [Step] = []
+    public var faults = FaultPlan()
+    /// Invariant names to check; empty means every one that applies.
+    public var invariants: [String] = []
+    public var expect = Expectation.pass
+    /// The model the app opens its store with after a restore ("library" or "library-v2"), and whether it asks
+    /// for lightweight migration: how an app update meets an old backup.
+    public var appModel = "library"
+    public var lightweightMigration = false
+    /// Seconds after which the run is stopped and reported as an error.
+    public var timeLimit: Double = 300
+
+    public init(name: String) { self.name = name }
+
+    public struct StoreSpec: Sendable, Equatable, Codable {
+        public var objects = 300
+        public var blobFraction = 0.2
+        public var blobSize = 128 * 1024
+        public var journalMode = "wal"
+        public init() {}
+    }
+
+    public struct WriterSpec: Sendable, Equatable, Codable {
+        public var count = 2
+        /// Transactions per writer.
+        public var transactions = 100
+        /// Transactions per second per writer; 0 = as fast as they go.
+        public var rate = 0.0
+        public var mix = Mix()
+        /// Share of inserts and updates that carry an attachment, and its size.
+        public var blobFraction = 0.2
+        public var blobSize = 110 * 1024
+        /// PRAGMA synchronous of the writers' connections.
+        public var synchronous = "full"
+        /// `auto` (SQLite's default of 1000 pages), `none` (commits stay in the -wal), or `truncate`
+        /// (a TRUNCATE checkpoint after every commit).
+        public var checkpoint = "auto"
+        public init() {}
+    }
+
+    /// Weights of the writers' operations.
+    public struct Mix: Sendable, Equatable, Codable {
+        public var insert = 50
+        public var update = 30
+        public var delete = 10
+        public var link = 10
+        public init() {}
+        public var total: Int { insert + update + delete + link }
+    }
+
+    /// A scheduled backup, restore or crash.
+    public struct Step: Sendable, Equatable, Codable {
+        public enum Action: String, Sendable, Codable { case backup, restore }
+        public var action: Action
+        public var strategy: String
+        /// When: after this many commits in all (`after_commits`), at this second (`at_seconds`), or once the
+        /// writers have finished (`after_writers`, the default for restores).
+        public var afterCommits: Int?
+        public var atSeconds: Double?
+        public var afterWriters = false
+        /// Repeat every N commits, this many times in all (backups only).
+        public var everyCommits: Int?
+        public var times = 1
+        /// `fresh`: each backup into a new directory; `reuse`: the same directory every time (how migrate
+        /// duplicates show up).
+        public var destination = "fresh"
+        /// Strategy settings.
+        public var pagesPerStep: Int?
+        public var stepDelay: Double?
+        public var command: String?
+        public var copyExternalData: Bool?
+        public var allowClone: Bool?
+        public init(action: Action, strategy: String) {
+            self.action = action
+            self.strategy = strategy
+        }
+    }
+
+    /// Faults for FaultFS; an empty plan runs on a plain directory unless `mount` asks for FaultFS anyway.
+    public struct FaultPlan: Sendable, Equatable, Codable {
+        public var mount = false
+        public var rules: [Rule] = []
+        public var crash: Crash?
+        public init() {}
+        public var needsFaultFS: Bool { mount || !rules.isEmpty || crash != nil }
+    }
+
+    /// One fault rule: which operations on which paths, when, and what happens.
+    public struct Rule: Sendable, Equatable, Codable {
+        public var ops: [String] = ["write"]
+        public var path = "*"
+        public var nth: Int?
+        public var after: Int?
+        public var probability: Double?
+        /// errno NAME | short-write N | short-read N | delay MS | fsync-lie | fsync-fail-clean | enospc-after BYTES
+        public var action = "errno EIO"
+        /// Arm the rule only while this step runs (index in `schedule`), or from the start when nil.
+        public var duringStep: Int?
+        public init() {}
+    }
+
+    /// A simulated crash: the processes holding the store are killed and only durable state survives.
+    public struct Crash: Sendable, Equatable, Codable {
+        public var afterCommits: Int?
+        public var atSeconds: Double?
+        /// Crash while this step (index in `schedule`) is running.
+        public var duringStep: Int?
+        /// With `during_step`: seconds after the step started.
+        public var delay = 0.05
+        /// keep-none | keep-prefix N | torn | reorder
+        public var mode = "keep-none"
+        public init() {}
+    }
+
+    public enum Expectation: Sendable, Equatable, Codable, CustomStringConvertible {
+        case pass
+        case violation(String)
+        public var description: String {
+            switch self {
+            case .pass: "pass"
+            case .violation(let invariant): "violation \(invariant)"
+            }
+        }
+    }
+}

@@ -1,0 +1,251 @@
+import Foundation
+import Strategies
+import Yams
+
+/// Reads scenario files. Every mistake is a `ScenarioError` at its file, line and column; nothing is guessed.
+public enum ScenarioParser {
+    public static let invariantNames = [
+        "integrity", "no-duplicates", "wal-content-carried", "snapshot-consistent", "blobs-carried",
+        "restore-equals-backup", "restore-opens", "durable-after-crash", "live-store-unaffected", "metadata-preserved",
+    ]
+    static let faultOps = ["any", "open", "create", "read", "write", "flush", "release", "fsync", "fsyncdir", "truncate",
+                           "fallocate", "rename", "unlink", "mkdir", "rmdir", "link", "symlink", "getattr", "readdir",
+                           "chmod", "utimens", "statfs", "copy_file_range", "lseek"]
+    static let crashModes = ["keep-none", "keep-prefix", "torn", "reorder"]
+
+    /// Parses the file at `url`, following `extends:` (relative to the file), and checks the whole scenario.
+    public static func parse(file url: URL) throws -> Scenario {
+        var visiting: [String] = []
+        let scenario = try load(url, visiting: &visiting)
+        guard !scenario.name.isEmpty else {
+            throw ScenarioError(file: url.path, line: 1, column: 1, message: "the scenario has no name (add `name: ...`)")
+        }
+        return scenario
+    }
+
+    /// Parses scenario text (for tests and for `repro.yaml` round trips).
+    public static func parse(yaml: String, file: String = "<scenario>", base: Scenario? = nil) throws -> Scenario {
+        let root = try compose(yaml, file: file)
+        var reader = try NodeReader(root, file: file, context: "scenario")
+        if let extends = try reader.string("extends") {
+            throw reader.error(reader.node("extends"), "`extends: \(extends)` needs a file; parse the scenario from its file")
+        }
+        return try apply(&reader, to: base ?? Scenario(name: ""))
+    }
+
+    static func load(_ url: URL, visiting: inout [String]) throws -> Scenario {
+        let path = url.standardizedFileURL.path
+        guard !visiting.contains(path) else {
+            throw ScenarioError(file: path, line: 1, column: 1, message: "`extends` loops: \((visiting + [path]).joined(separator: " -> "))")
+        }
+        visiting.append(path)
+        let text: String
+        do {
+            text = try String(contentsOf: url, encoding: .utf8)
+        } catch {
+            throw ScenarioError(file: path, line: 1, column: 1, message: "cannot read the scenario file: \(error.localizedDescription)")
+        }
+        let root = try compose(text, file: path)
+        var reader = try NodeReader(root, file: path, context: "scenario")
+        var base = Scenario(name: "")
+        if let extends = try reader.string("extends") {
+            let baseURL = URL(fileURLWithPath: extends, relativeTo: url.deletingLastPathComponent())
+            guard FileManager.default.fileExists(atPath: baseURL.path) else {
+                throw reader.error(reader.node("extends"), "`extends` names \(baseURL.path), which does not exist")
+            }
+            base = try load(baseURL, visiting: &visiting)
+        }
+        return try apply(&reader, to: base)
+    }
+
+    static func compose(_ text: String, file: String) throws -> Node {
+        do {
+            guard let root = try Yams.compose(yaml: text) else {
+                throw ScenarioError(file: file, line: 1, column: 1, message: "the scenario file is empty")
+            }
+            return root
+        } catch let error as YamlError {
+            switch error {
+            case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
+                throw ScenarioError(file: file, line: mark.line, column: mark.column, message: "YAML: \(problem)")
+            default:
+                throw ScenarioError(file: file, line: 1, column: 1, message: "YAML: \(error)")
+            }
+        }
+    }
+
+    /// Overrides `base` with every field the mapping sets.
+    static func apply(_ reader: inout NodeReader, to base: Scenario) throws -> Scenario {
+        var s = base
+        if let name = try reader.string("name") { s.name = name }
+        if let description = try reader.string("description") { s.description = description }
+        if let seed = try reader.int("seed") { s.seed = UInt64(seed) }
+        if let model = try reader.choice("app_model", ["library", "library-v2"]) { s.appModel = model }
+        if let lightweight = try reader.bool("lightweight_migration") { s.lightweightMigration = lightweight }
+        if let limit = try reader.double("time_limit", range: 1...86_400) { s.timeLimit = limit }
+        if var store = try reader.mapping("store") {
+            if let v = try store.int("objects", range: 0...50_000_000) { s.store.objects = v }
+            if let v = try store.double("blob_fraction", range: 0...1) { s.store.blobFraction = v }
+            if let v = try store.size("blob_size") { s.store.blobSize = v }
+            if let v = try store.choice("journal_mode", ["wal", "delete", "truncate"]) { s.store.journalMode = v }
+            try store.finish()
+        }
+        if var writers = try reader.mapping("writers") {
+            if let v = try writers.int("count", range: 0...64) { s.writers.count = v }
+            if let v = try writers.int("transactions", range: 0...10_000_000) { s.writers.transactions = v }
+            if let v = try writers.double("rate", range: 0...100_000) { s.writers.rate = v }
+            if let v = try writers.double("blob_fraction", range: 0...1) { s.writers.blobFraction = v }
+            if let v = try writers.size("blob_size") { s.writers.blobSize = v }
+            if let v = try writers.choice("synchronous", ["off", "normal", "full", "extra"]) { s.writers.synchronous = v }
+            if let v = try writers.choice("checkpoint", ["auto", "none", "truncate"]) { s.writers.checkpoint = v }
+            if var mix = try writers.mapping("mix") {
+                if let v = try mix.int("insert", range: 0...1000) { s.writers.mix.insert = v }
+                if let v = try mix.int("update", range: 0...1000) { s.writers.mix.update = v }
+                if let v = try mix.int("delete", range: 0...1000) { s.writers.mix.delete = v }
+                if let v = try mix.int("link", range: 0...1000) { s.writers.mix.link = v }
+                try mix.finish()
+                if s.writers.mix.total == 0 { throw mix.error(nil, "writers.mix needs at least one non-zero weight") }
+            }
+            try writers.finish()
+        }
+        if let steps = try reader.sequence("schedule") {
+            s.schedule = try steps.enumerated().map { index, node in try step(node, index: index, file: reader.file) }
+        }
+        if var faults = try reader.mapping("faults") {
+            if let v = try faults.bool("mount") { s.faults.mount = v }
+            if let rules = try faults.sequence("rules") {
+                s.faults.rules = try rules.enumerated().map { index, node in try rule(node, index: index, file: reader.file, steps: s.schedule.count) }
+            }
+            if var crash = try faults.mapping("crash") {
+                var c = Scenario.Crash()
+                c.afterCommits = try crash.int("after_commits", range: 1...Int.max)
+                c.atSeconds = try crash.double("at_seconds")
+                c.duringStep = try crash.int("during_step", range: 0...max(0, s.schedule.count - 1))
+                if let delay = try crash.double("delay", range: 0...600) { c.delay = delay }
+                if let mode = try crash.string("mode") {
+                    let word = mode.split(separator: " ").first.map(String.init) ?? ""
+                    guard crashModes.contains(word), word != "keep-prefix" || Int(mode.split(separator: " ").last ?? "") != nil else {
+                        throw crash.error(crash.node("mode"), "faults.crash.mode must be keep-none, keep-prefix N, torn or reorder, not '\(mode)'")
+                    }
+                    c.mode = mode
+                }
+                if [c.afterCommits != nil, c.atSeconds != nil, c.duringStep != nil].filter({ $0 }).count != 1 {
+                    throw crash.error(nil, "faults.crash needs exactly one of after_commits, at_seconds, during_step")
+                }
+                try crash.finish()
+                s.faults.crash = c
+            }
+            try faults.finish()
+        }
+        if let list = try reader.sequence("invariants") {
+            s.invariants = try list.map { node in
+                guard let name = node.string, name == "all" || invariantNames.contains(name) else {
+                    throw reader.error(node, "unknown invariant '\(node.string ?? "?")'; known: \(invariantNames.joined(separator: ", "))")
+                }
+                return name
+            }.filter { $0 != "all" }
+        }
+        if let expectNode = reader.node("expect") {
+            guard let text = expectNode.string else { throw reader.error(expectNode, "expect must be `pass` or `violation <invariant>`") }
+            let words = text.split(separator: " ").map(String.init)
+            if words == ["pass"] {
+                s.expect = .pass
+            } else if words.count == 2, words[0] == "violation", invariantNames.contains(words[1]) {
+                s.expect = .violation(words[1])
+            } else {
+                throw reader.error(expectNode, "expect must be `pass` or `violation <invariant>` with one of \(invariantNames.joined(separator: ", ")), not '\(text)'")
+            }
+        }
+        try reader.finish()
+        return s
+    }
+
+    static func step(_ node: Node, index: Int, file: String) throws -> Scenario.Step {
+        var r = try NodeReader(node, file: file, context: "schedule[\(index)]")
+        let backup = try r.string("backup"), restore = try r.string("restore")
+        guard (backup == nil) != (restore == nil) else {
+            throw r.error(node, "schedule[\(index)] needs exactly one of `backup: STRATEGY` or `restore: STRATEGY`")
+        }
+        var step: Scenario.Step
+        if let backup {
+            guard StrategyCatalog.backups.contains(where: { $0.name == backup }) else {
+                throw r.error(r.node("backup"), "unknown backup strategy '\(backup)'; known: \(StrategyCatalog.backups.map(\.name).joined(separator: ", "))")
+            }
+            step = Scenario.Step(action: .backup, strategy: backup)
+        } else {
+            let name = restore!
+            guard StrategyCatalog.restores.contains(where: { $0.name == name }) else {
+                throw r.error(r.node("restore"), "unknown restore strategy '\(name)'; known: \(StrategyCatalog.restores.map(\.name).joined(separator: ", "))")
+            }
+            step = Scenario.Step(action: .restore, strategy: name)
+        }
+        step.afterCommits = try r.int("after_commits")
+        step.atSeconds = try r.double("at_seconds")
+        step.afterWriters = try r.bool("after_writers") ?? false
+        step.everyCommits = try r.int("every_commits", range: 1...Int.max)
+        step.times = try r.int("times", range: 1...10_000) ?? 1
+        step.destination = try r.choice("destination", ["fresh", "reuse"]) ?? "fresh"
+        step.pagesPerStep = try r.int("pages_per_step", range: -1...1_000_000)
+        step.stepDelay = try r.double("step_delay", range: 0...10)
+        step.command = try r.string("command")
+        step.copyExternalData = try r.bool("copy_external_data")
+        step.allowClone = try r.bool("allow_clone")
+        let triggers = [step.afterCommits != nil, step.atSeconds != nil, step.afterWriters].filter { $0 }.count
+        if triggers > 1 { throw r.error(node, "schedule[\(index)] takes one of after_commits, at_seconds, after_writers") }
+        if triggers == 0 {
+            if step.action == .restore { step.afterWriters = true } else { step.afterCommits = 0 }
+        }
+        if step.strategy == "command", step.command == nil {
+            throw r.error(node, "schedule[\(index)] uses the command strategy but gives no `command:`")
+        }
+        if step.action == .restore, step.times != 1 || step.everyCommits != nil {
+            throw r.error(node, "schedule[\(index)]: a restore runs once (no times or every_commits)")
+        }
+        try r.finish()
+        return step
+    }
+
+    static func rule(_ node: Node, index: Int, file: String, steps: Int) throws -> Scenario.Rule {
+        var r = try NodeReader(node, file: file, context: "faults.rules[\(index)]")
+        var rule = Scenario.Rule()
+        if let opsNode = r.node("ops") {
+            let names: [String]
+            if case .sequence(let list) = opsNode { names = list.compactMap(\.string) } else { names = opsNode.string.map { [$0] } ?? [] }
+            for name in names where !faultOps.contains(name) {
+                throw r.error(opsNode, "unknown operation '\(name)'; known: \(faultOps.joined(separator: ", "))")
+            }
+            rule.ops = names
+        }
+        rule.path = try r.string("path") ?? "*"
+        rule.nth = try r.int("nth", range: 1...Int.max)
+        rule.after = try r.int("after")
+        rule.probability = try r.double("probability", range: 0...1)
+        rule.duringStep = try r.int("during_step", range: 0...max(0, steps - 1))
+        if let action = try r.string("action") {
+            guard FaultActionText.isValid(action) else {
+                throw r.error(r.node("action"), "faults.rules[\(index)].action must be errno NAME, short-write N, short-read N, delay MS, fsync-lie, fsync-fail-clean or enospc-after BYTES, not '\(action)'")
+            }
+            rule.action = action
+        }
+        if [rule.nth != nil, rule.after != nil, rule.probability != nil].filter({ $0 }).count > 1 {
+            throw r.error(node, "faults.rules[\(index)] takes at most one of nth, after, probability")
+        }
+        try r.finish()
+        return rule
+    }
+}
+
+/// The text form of a fault action, shared by scenario files and the FaultFS control protocol.
+public enum FaultActionText {
+    public static let errnoNames = ["EIO", "ENOSPC", "EDQUOT", "EINTR", "EROFS", "EACCES", "EAGAIN", "EPERM", "EBADF", "ENOMEM", "EFBIG", "ETIMEDOUT"]
+
+    public static func isValid(_ text: String) -> Bool {
+        let words = text.split(separator: " ").map(String.init)
+        switch words.first {
+        case "errno": return words.count == 2 && errnoNames.contains(words[1])
+        case "short-write", "short-read", "delay", "enospc-after": return words.count == 2 && Int(words[1]) != nil
+        case "fsync-lie", "fsync-fail-clean": return words.count == 1
+        default: return false
+        }
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+import StoreModel
+
+/// One writer process: commits transactions against the live store through the store layer and records each
+/// in its history (intent before, ack after). Writers only change notes they inserted themselves and only link
+/// to the folders and tags of the initial store, so each writer's history alone determines its objects' states.
+public struct Writer: Sendable {
+    public struct Configuration: Sendable, Codable {
+        public var store: String
+        public var history: String
+        public var index: Int
+        public var seed: UInt64
+        public var transactions: Int
+        public var rate: Double
+        public var mix: [Int]
+        public var blobFraction: Double
+        public var blobSize: Int
+        public var synchronous: String
+        public var checkpoint: String
+        /// Unix time of the run's start; history times are relative to it.
+        public var epoch: Double
+        public var journalMode = "wal"
+
+        public init(store: String, history: String, index: Int, seed: UInt64, transactions: Int, rate: Double, mix: [Int],
+                    blobFraction: Double, blobSize: Int, synchronous: String, checkpoint: String, epoch: Double) {
+            self.store = store
+            self.history = history
+            self.index = index
+            self.seed = seed
+            self.transactions = transactions
+            self.rate = rate
+            self.mix = mix
+            self.blobFraction = blobFraction
+            self.blobSize = blobSize
+            self.synchronous = synchronous
+            self.checkpoint = checkpoint
+            self.epoch = epoch
+        }
+    }
+
+    public let configuration: Configuration
+
+    public init(_ configuration: Configuration) { self.configuration = configuration }
+
+    /// Runs every transaction; returns how many committed. Errors of single saves are recorded, not thrown.
+    public func run() throws -> Int {
+        let c = configuration
+        var options = StoreOptions()
+        options.synchronous = StoreOptions.Synchronous(rawValue: c.synchronous) ?? .full
+        options.journalMode = StoreOptions.JournalMode(rawValue: c.journalMode) ?? .wal
+        options.syncExternalFiles = options.synchronous == .full || options.synchronous == .extra
+        let store = try PersistentStore(at: URL(fileURLWithPath: c.store), model: .library, options: options)
+        defer { try? store.close() }
+        if c.checkpoint == "none" { try store.withConnection { try $0.execute(sql: "PRAGMA wal_autocheckpoint = 0") } }
+        let history = try HistoryWriter(URL(fileURLWithPath: c.history))
+        let folders = try store.objects("Folder").map(\.id)
+        let tags = try store.objects("Tag").map(\.id)
+        var random = SeededRandom(seed: c.seed)
+        var mine: [UUID: ManagedObject] = [:]
+        var order: [UUID] = []
+        var committed = 0
+        let start = Date()
+        let parent = getppid()
+        for seq in 1...max(1, c.transactions) where c.transactions > 0 {
+            // A writer whose runner died (even by SIGKILL) stops instead of writing on as an orphan.
+            if getppid() != parent { break }
+            if c.rate > 0 {
+                let due = start.addingTimeInterval(Double(seq - 1) / c.rate)
+                let wait = due.timeIntervalSinceNow
+                if wait > 0 { usleep(UInt32(wait * 1_000_000)) }
+            }
+            let change = nextChange(&random, mine: mine, order: order, folders: folders, tags: tags, seq: seq)
+            let ops = [HistoryOp(op: change.op, entity: "Note", id: change.object.id,
+                                 hash: change.op == "delete" ? nil : ObjectHash.of(change.object))]
+            try history.append(HistoryRecord(writer: c.index, seq: seq, state: .intent, t: now(), ops: ops))
+            do {
+                try store.save { context in
+                    switch change.op {
+                    case "insert": try context.insert(change.object)
+                    case "delete": try context.delete(entity: "Note", id: change.object.id)
+                    default: try context.update(change.write)
+                    }
+                }
+                try history.append(HistoryRecord(writer: c.index, seq: seq, state: .ack, t: now()))
+                committed += 1
+                if change.op == "delete" {
+                    mine[change.object.id] = nil
+                    order.removeAll { $0 == change.object.id }
+                } else {
+                    if mine[change.object.id] == nil { order.append(change.object.id) }
+                    mine[change.object.id] = change.object
+                }
+                if c.checkpoint == "truncate" { _ = try? store.checkpoint("TRUNCATE") }
+            } catch {
+                try history.append(HistoryRecord(writer: c.index, seq: seq, state: .failed, t: now(), error: "\(error)"))
+            }
+        }
+        try history.append(HistoryRecord(writer: c.index, seq: c.transactions + 1, state: .done, t: now()))
+        return committed
+    }
+
+    func now() -> Double { Date().timeIntervalSince1970 - configuration.epoch }
+
+    /// A change: the operation, the object's full state after it, and what to write (updates name only what changes).
+    struct Change {
+        var op: String
+        var object: ManagedObject
+        var write: ManagedObject
+    }
+
+    func nextChange(_ random: inout SeededRandom, mine: [UUID: ManagedObject], order: [UUID], folders: [UUID], tags: [UUID], seq: Int) -> Change {
+        let c = configuration
+        let weights = c.mix.count == 4 ? c.mix : [50, 30, 10, 10]
+        var roll = Int(random.next() % UInt64(max(1, weights.reduce(0, +))))
+        var op = "insert"
+        for (name, weight) in zip(["insert", "update", "delete", "link"], weights) {
+            if roll < weight { op = name; break }
+            roll -= weight
+        }
+        if order.isEmpty { op = "insert" }
+        let attachment: AttributeValue? = Double(random.next() % 10_000) / 10_000 < c.blobFraction
+            ? .binary(Data(random.bytes(c.blobSize))) : nil
+        switch op {
+        case "insert":
+            var note = StoreGenerator.note(serial: c.index * 1_000_000 + seq, random: &random, folders: folders, tags: tags)
+            note.attributes["title"] = .string("w\(c.index)-\(seq)")
+            if let attachment { note.attributes["attachment"] = attachment }
+            return Change(op: op, object: note, write: note)
+        case "update":
+            let id = order[Int(random.next() % UInt64(order.count))]
+            var after = mine[id]!
+            var write = ManagedObject(entity: "Note", id: id)
+            write.attributes["title"] = .string("w\(c.index)-\(seq) edited")
+            write.attributes["views"] = .integer(Int64(random.next() % 100_000))
+            if let attachment { write.attributes["attachment"] = attachment }
+            for (key, value) in write.attributes { after.attributes[key] = value }
+            return Change(op: op, object: after, write: write)
+        case "delete":
+            let id = order[Int(random.next() % UInt64(order.count))]
+            return Change(op: op, object: mine[id]!, write: mine[id]!)
+        default:
+            let id = order[Int(random.next() % UInt64(order.count))]
+            var after = mine[id]!
+            var write = ManagedObject(entity: "Note", id: id)
+            if !folders.isEmpty {
+                let folder = folders[Int(random.next() % UInt64(folders.count))]
+                write.toOne["folder"] = folder
+                after.toOne["folder"] = folder
+            }
+            let chosen = tags.isEmpty ? [] : Array(Set((0..<Int(random.next() % 3)).map { _ in tags[Int(random.next() % UInt64(tags.count))] }))
+                .sorted { $0.uuidString < $1.uuidString }
+            write.toMany["tags"] = chosen
+            after.toMany["tags"] = chosen
+            return Change(op: "link", object: after, write: write)
+        }
+    }
+}
