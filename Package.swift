@@ -125,6 +125,14 @@ let package = Package(
                            .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strict),
         .testTarget(
+            name: "ScenarioTests",
+            dependencies: ["LifeboatTestSupport", "Scenario"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "RunnerTests",
+            dependencies: ["LifeboatTestSupport", "Runner", "Scenario", "Reporting", "Checks"],
+            swiftSettings: strict),
+        .testTarget(
             name: "LifeboatCLITests",
             dependencies: ["LifeboatTestSupport", "LifeboatCLI", "StoreModel"],
             swiftSettings: strict),

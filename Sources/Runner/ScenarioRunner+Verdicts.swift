@@ -11,7 +11,7 @@ extension ScenarioRunner {
         let transactions = HistoryReader.transactions(in: history)
         let oracle = Oracle(transactions: transactions, initial: initial)
         for backup in backups {
-            let label = "backup-\(backup.index) (\(scenario.schedule[backup.index].strategy))"
+            let label = "\(backup.name) (\(scenario.schedule[backup.index].strategy))"
             guard let state = backup.state else { continue }
             let matches = oracle.match(state)
             record([

@@ -38,7 +38,7 @@ public final class ScenarioRunner {
     var errors: [String] = []
     var log: [String] = []
     var faultSummaries: [FaultSummary] = []
-    var backups: [(index: Int, store: URL, start: Double, end: Double, state: StoreState?)] = []
+    var backups: [(name: String, index: Int, store: URL, start: Double, end: Double, state: StoreState?)] = []
     var crash: (at: Double, description: String, state: StoreState?)?
     var liveBeforeRestore: StoreState?
     var initial: [UUID: String] = [:]

@@ -88,13 +88,14 @@ public struct Scenario: Sendable, Equatable, Codable {
         }
     }
 
-    /// Faults for FaultFS; an empty plan runs on a plain directory unless `mount` asks for FaultFS anyway.
+    /// Faults for FaultFS. Rules need FaultFS; a crash without it (and without `mount: true`) is a process crash
+    /// only: the processes holding the store are killed, but what the kernel had buffered survives.
     public struct FaultPlan: Sendable, Equatable, Codable {
         public var mount = false
         public var rules: [Rule] = []
         public var crash: Crash?
         public init() {}
-        public var needsFaultFS: Bool { mount || !rules.isEmpty || crash != nil }
+        public var needsFaultFS: Bool { mount || !rules.isEmpty }
     }
 
     /// One fault rule: which operations on which paths, when, and what happens.

@@ -1,0 +1,59 @@
+import Checks
+import Foundation
+import FoundationXML
+import Reporting
+import Testing
+
+/// The reports are pure functions of a run result; these check their shape on a result with every part filled.
+@Suite struct ReportTests {
+    static let result = RunResult(
+        runID: "20261123-000000-abcdef", scenario: "demo <&>", scenarioFile: "Scenarios/demo.yaml", description: "a \"demo\"",
+        seed: 3, expectation: "pass", expectationMet: false, startedAt: "2026-11-23T00:00:00Z", seconds: 2.5,
+        verdicts: [
+            Verdict("integrity", .held, "ok"),
+            Verdict("no-duplicates", .violated, "backup-0: 2 finding(s)", evidence: ["Folder X stored 2 times", "Note <Y>"]),
+            Verdict("durable-after-crash", .notApplicable, "no crash"),
+        ],
+        events: [TimelineEvent(t: 1.2, actor: "faultfs", kind: .crash, detail: "crash keep-none")],
+        writers: [WriterSummary(writer: 1, committed: 3, failed: 0, inFlight: 1, firstCommit: 0.1, lastCommit: 0.9, commitTimes: [0.1, 0.5, 0.9])],
+        operations: [OperationSummary(name: "backup-0", action: "backup", strategy: "migrate", start: 0.4, end: 0.8, succeeded: true,
+                                      store: "/tmp/b", details: ["objects": "10"], error: nil)],
+        faults: [FaultSummary(name: "rule 0", fired: 2, detail: "write *.sqlite-wal -> errno EIO")], metrics: ["commits": 3], errors: [])
+
+    @Test func htmlIsSelfContainedWithATimeline() {
+        let html = HTMLReport.render(Self.result)
+        #expect(html.contains("<svg") && html.contains("</svg>"))
+        // No scripts and nothing fetched: the only URL is the SVG namespace.
+        #expect(!html.contains("<script") && !html.contains("src=") && !html.contains("href=") && !html.contains("<link"))
+        #expect(!html.contains("https://"))
+        #expect(html.contains("demo &lt;&amp;&gt;") && html.contains("Note &lt;Y&gt;"))
+        #expect(html.contains("backup-0") && html.contains("writer-1"))
+    }
+
+    @Test func junitHasOneCasePerInvariantAndParses() throws {
+        let xml = JUnitReport.render([Self.result])
+        let document = try XMLDocument(xmlString: xml)
+        let cases = try document.nodes(forXPath: "//testcase")
+        #expect(cases.count == 3)
+        #expect(try document.nodes(forXPath: "//testcase[@name='no-duplicates']/failure").count == 1)
+        #expect(try document.nodes(forXPath: "//testcase[@name='durable-after-crash']/skipped").count == 1)
+        #expect(try document.nodes(forXPath: "//testcase[@name='integrity']/failure").isEmpty)
+    }
+
+    @Test func expectedViolationPassesOnlyWhenItShows() throws {
+        var result = Self.result
+        result.expectation = "violation no-duplicates"
+        let document = try XMLDocument(xmlString: JUnitReport.render([result]))
+        #expect(try document.nodes(forXPath: "//failure").isEmpty)
+        result.expectation = "violation integrity"
+        let other = try XMLDocument(xmlString: JUnitReport.render([result]))
+        #expect(try other.nodes(forXPath: "//testcase[@name='integrity']/failure").count == 1)
+    }
+
+    @Test func jsonRoundTripsAndMarkdownNamesTheEvidence() throws {
+        let decoded = try JSONReport.decode(Data(try JSONReport.render(Self.result).utf8))
+        #expect(decoded.verdicts == Self.result.verdicts && decoded.operations == Self.result.operations && decoded.schema == "lifeboat.run/1")
+        let markdown = MarkdownReport.render(Self.result)
+        #expect(markdown.contains("| no-duplicates | violated |") && markdown.contains("- Folder X stored 2 times"))
+    }
+}
