@@ -3,4 +3,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
-exec .build/debug/lifeboat drill "$@"
+.build/debug/lifeboat drill
+exec .build/debug/lifeboat run "${@:-Scenarios}"

@@ -12,11 +12,13 @@ struct RunCommand: ParsableCommand {
         commandName: "run",
         abstract: "Run scenario files: writers, scheduled backups and restores, faults; check every invariant.")
 
-    @Argument(help: "Scenario files (YAML), or directories of them.") var scenarios: [String] = ["Scenarios/smoke.yaml"]
+    @Argument(help: "Scenario files (YAML), or directories of them (files starting with _ are shared defaults, not drills).")
+    var scenarios: [String] = ["Scenarios"]
     @Option(help: "Override the scenario's seed.") var seed: UInt64?
     @Option(help: "Where reports go.") var reports: String = "reports"
     @Option(help: "Scratch directory for stores (a fresh one per run below it).") var scratch: String?
     @Flag(help: "Keep scratch stores for inspection.") var keep = false
+    @Option(help: "Also write one JUnit XML file for all the scenarios run (for CI).") var junit: String?
     @Flag(help: "Print progress lines even when stdout is not a terminal.") var verbose = false
 
     func run() throws {
@@ -40,6 +42,7 @@ struct RunCommand: ParsableCommand {
             settings.progress = { @Sendable (line: String) in print("  " + line) }
         }
         settings.makeVolume = VolumeFactory.make
+        Interruption.install()
         var allMet = true
         var results: [RunResult] = []
         for (file, scenario) in parsed {
@@ -47,6 +50,7 @@ struct RunCommand: ParsableCommand {
             let runner: ScenarioRunner
             do { runner = try ScenarioRunner(scenario: scenario, file: file.path, settings: settings) } catch { throw CLIFailure.badInput("\(error)") }
             let (result, directory) = try runner.run()
+            if Interruption.requested { throw CLIFailure(code: 130, message: "interrupted; report of the partial run: \(directory.url.path)") }
             results.append(result)
             for verdict in result.verdicts where verdict.status != .notApplicable {
                 print("   \(verdict.status == .held ? "held    " : "VIOLATED") \(verdict.invariant): \(verdict.summary.prefix(150))")
@@ -55,6 +59,9 @@ struct RunCommand: ParsableCommand {
             for error in result.errors { print("   run error: \(error)") }
             print("   \(result.expectationMet ? "AS EXPECTED" : "UNEXPECTED") (expected \(result.expectation)) in \(String(format: "%.1f", result.seconds)) s — report: \(directory.url.path)/report.html")
             allMet = allMet && result.expectationMet
+        }
+        if let junit {
+            try Data(JUnitReport.render(results).utf8).write(to: URL(cliPath: junit))
         }
         if results.count > 1 {
             print("\(results.filter(\.expectationMet).count) of \(results.count) drills as expected; reports/latest is the last")

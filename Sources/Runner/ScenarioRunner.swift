@@ -73,13 +73,11 @@ public final class ScenarioRunner {
         epoch = Date().timeIntervalSince1970
         let startedAt = ISO8601DateFormatter().string(from: Date())
         if orphans > 0 { note("runner", .note, "killed \(orphans) orphaned process(es) of an earlier run") }
+        defer { if !settings.keepScratch { try? FileManager.default.removeItem(at: scratch) } }
         let children = try ChildRegistry(pidFile: pidFile, logDirectory: scratch.appendingPathComponent("logs"))
+        defer { children.finish() }
         let volume = try (settings.makeVolume ?? { _, directory in try PlainVolume(directory: directory) })(scenario, scratch.appendingPathComponent("store"))
-        defer {
-            children.finish()
-            try? volume.close()
-            if !settings.keepScratch { try? FileManager.default.removeItem(at: scratch) }
-        }
+        defer { try? volume.close() }
         let live = volume.directory.appendingPathComponent("Library.sqlite")
         let history = scratch.appendingPathComponent("history")
         try FileManager.default.createDirectory(at: history, withIntermediateDirectories: true)
@@ -129,6 +127,7 @@ public final class ScenarioRunner {
         var schedule = Schedule(scenario.schedule)
         var crashed = false
         var exited = Set<Int>()
+        var lastProgress = (t: now(), commits: 0)
         while !crashed {
             for (index, writer) in writers.enumerated() where !exited.contains(index) && !writer.isRunning {
                 exited.insert(index)
@@ -138,6 +137,14 @@ public final class ScenarioRunner {
             let commits = HistoryReader.acknowledged(in: history)
             let t = now()
             if t > scenario.timeLimit { throw RunError.timeLimit(scenario.timeLimit) }
+            if Interruption.requested { throw RunError.interrupted }
+            if t - lastProgress.t >= 1 {
+                let rate = Double(commits - lastProgress.commits) / (t - lastProgress.t)
+                settings.progress?(String(format: "%8.3f  progress  %d commits (%.0f/s), %d backup(s) and %d restore(s) done, %d fault event(s)",
+                                          t, commits, rate, operations.filter { $0.action == "backup" }.count,
+                                          operations.filter { $0.action == "restore" }.count, events.filter { $0.kind == .fault || $0.kind == .crash }.count))
+                lastProgress = (t, commits)
+            }
             if let plan = scenario.faults.crash, plan.duringStep == nil,
                (plan.afterCommits.map { commits >= $0 } ?? false) || (plan.atSeconds.map { t >= $0 } ?? false) {
                 try simulateCrash(plan, children: children, volume: volume, live: live, reason: "after \(commits) commits")

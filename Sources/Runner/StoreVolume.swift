@@ -38,11 +38,13 @@ public final class PlainVolume: StoreVolume {
 public enum RunError: Error, CustomStringConvertible {
     case environment(String)
     case timeLimit(Double)
+    case interrupted
 
     public var description: String {
         switch self {
         case .environment(let message): message
         case .timeLimit(let seconds): "the run exceeded its time limit of \(seconds) s and was stopped"
+        case .interrupted: "interrupted (SIGINT/SIGTERM): children killed, volume unmounted"
         }
     }
 }
