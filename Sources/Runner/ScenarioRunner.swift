@@ -77,7 +77,11 @@ public final class ScenarioRunner {
         let children = try ChildRegistry(pidFile: pidFile, logDirectory: scratch.appendingPathComponent("logs"))
         defer { children.finish() }
         let volume = try (settings.makeVolume ?? { _, directory in try PlainVolume(directory: directory) })(scenario, scratch.appendingPathComponent("store"))
-        defer { try? volume.close() }
+        defer {
+            // Children hold files on the volume: they go first, then the unmount.
+            children.finish()
+            try? volume.close()
+        }
         let live = volume.directory.appendingPathComponent("Library.sqlite")
         let history = scratch.appendingPathComponent("history")
         try FileManager.default.createDirectory(at: history, withIntermediateDirectories: true)
