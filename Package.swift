@@ -84,6 +84,11 @@ let package = Package(
             name: "Runner",
             dependencies: ["StoreModel", "StoreCheck", "Strategies", "Scenario", "Workload", "Checks", "Reporting", "FaultFS"],
             swiftSettings: strict),
+        // Bug hunting: seeded variations of a scenario, greedy shrinking, replay checks.
+        .target(
+            name: "Explore",
+            dependencies: ["Runner", "Scenario", "Checks", "Reporting", "StoreModel"],
+            swiftSettings: strict),
         // The fault-injecting FUSE file system (daemon, control protocol, client API).
         .target(
             name: "FaultFS",
@@ -95,7 +100,7 @@ let package = Package(
         .target(
             name: "LifeboatCLI",
             dependencies: [
-                "StoreModel", "StoreCheck", "Strategies", "Runner", "Scenario", "Workload", "Reporting", "FaultFS", "CLifeboatSys",
+                "StoreModel", "StoreCheck", "Strategies", "Runner", "Explore", "Scenario", "Workload", "Reporting", "FaultFS", "CLifeboatSys",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),

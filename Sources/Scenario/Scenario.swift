@@ -44,8 +44,8 @@ public struct Scenario: Sendable, Equatable, Codable {
         public var blobSize = 110 * 1024
         /// PRAGMA synchronous of the writers' connections.
         public var synchronous = "full"
-        /// `auto` (SQLite's default of 1000 pages), `none` (commits stay in the -wal), or `truncate`
-        /// (a TRUNCATE checkpoint after every commit).
+        /// `auto` (SQLite's default of 1000 pages), `none` (commits stay in the -wal), `frequent` (every 16
+        /// pages, so the -wal restarts often), or `truncate` (a TRUNCATE checkpoint after every commit).
         public var checkpoint = "auto"
         public init() {}
     }

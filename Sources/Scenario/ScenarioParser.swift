@@ -97,7 +97,7 @@ public enum ScenarioParser {
             if let v = try writers.double("blob_fraction", range: 0...1) { s.writers.blobFraction = v }
             if let v = try writers.size("blob_size") { s.writers.blobSize = v }
             if let v = try writers.choice("synchronous", ["off", "normal", "full", "extra"]) { s.writers.synchronous = v }
-            if let v = try writers.choice("checkpoint", ["auto", "none", "truncate"]) { s.writers.checkpoint = v }
+            if let v = try writers.choice("checkpoint", ["auto", "none", "frequent", "truncate"]) { s.writers.checkpoint = v }
             if var mix = try writers.mapping("mix") {
                 if let v = try mix.int("insert", range: 0...1000) { s.writers.mix.insert = v }
                 if let v = try mix.int("update", range: 0...1000) { s.writers.mix.update = v }

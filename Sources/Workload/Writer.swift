@@ -51,7 +51,11 @@ public struct Writer: Sendable {
         options.syncExternalFiles = options.synchronous == .full || options.synchronous == .extra
         let store = try PersistentStore(at: URL(fileURLWithPath: c.store), model: .library, options: options)
         defer { try? store.close() }
-        if c.checkpoint == "none" { try store.withConnection { try $0.execute(sql: "PRAGMA wal_autocheckpoint = 0") } }
+        switch c.checkpoint {
+        case "none": try store.withConnection { try $0.execute(sql: "PRAGMA wal_autocheckpoint = 0") }
+        case "frequent": try store.withConnection { try $0.execute(sql: "PRAGMA wal_autocheckpoint = 16") }
+        default: break
+        }
         let history = try HistoryWriter(URL(fileURLWithPath: c.history))
         let folders = try store.objects("Folder").map(\.id)
         let tags = try store.objects("Tag").map(\.id)

@@ -1,0 +1,166 @@
+import Checks
+import Foundation
+import Reporting
+import Runner
+import Scenario
+import StoreModel
+
+/// `lifeboat explore`: runs seeded variations of a scenario until an invariant fails or the budget ends, then
+/// shrinks the failing scenario while the same invariant still fails and checks that the result replays.
+public final class Explorer {
+    public struct Budget: Sendable {
+        public var runs: Int
+        public var seconds: Double
+        public var shrinkRuns: Int
+        public var replays: Int
+        public init(runs: Int, seconds: Double, shrinkRuns: Int = 40, replays: Int = 3) {
+            self.runs = runs
+            self.seconds = seconds
+            self.shrinkRuns = shrinkRuns
+            self.replays = replays
+        }
+    }
+
+    public struct Outcome: Sendable, Codable {
+        public var schema = "lifeboat.explore/1"
+        public var scenario: String
+        public var seed: UInt64
+        public var runs = 0
+        public var seconds = 0.0
+        /// Invariant -> how many runs violated it.
+        public var failures: [String: Int] = [:]
+        public var firstFailure: FailureRecord?
+        public var shrinkSteps: [String] = []
+        public var shrinkRuns = 0
+        public var repro: String?
+        public var replayed = 0
+        public var replaysReproducing = 0
+        public var replaySeconds: [Double] = []
+        public var foundAfterSeconds: Double?
+    }
+
+    public struct FailureRecord: Sendable, Codable {
+        public var run: Int
+        public var invariant: String
+        public var evidence: [String]
+        public var report: String
+    }
+
+    let base: Scenario
+    let file: String
+    let seed: UInt64
+    let budget: Budget
+    let settings: ScenarioRunner.Settings
+    let progress: (@Sendable (String) -> Void)?
+
+    public init(base: Scenario, file: String, seed: UInt64, budget: Budget, settings: ScenarioRunner.Settings,
+                progress: (@Sendable (String) -> Void)? = nil) {
+        var base = base
+        // Explore hunts violations: every invariant counts, whatever the drill expected.
+        base.expect = .pass
+        self.base = base
+        self.file = file
+        self.seed = seed
+        self.budget = budget
+        self.settings = settings
+        self.progress = progress
+    }
+
+    func run(_ scenario: Scenario) throws -> (RunResult, RunDirectory) {
+        var quiet = settings
+        quiet.progress = nil
+        return try ScenarioRunner(scenario: scenario, file: file, settings: quiet).run()
+    }
+
+    static func violated(_ result: RunResult) -> [Verdict] { result.verdicts.filter { $0.status == .violated } }
+
+    public func explore() throws -> Outcome {
+        let started = Date()
+        var outcome = Outcome(scenario: base.name, seed: seed)
+        var random = SeededRandom(seed: seed)
+        var failing: (Scenario, String)?
+        while outcome.runs < budget.runs, Date().timeIntervalSince(started) < budget.seconds, failing == nil {
+            if Interruption.requested { break }
+            let candidate = outcome.runs == 0 ? base : Variation.draw(from: base, random: &random)
+            let (result, directory) = try run(candidate)
+            outcome.runs += 1
+            for verdict in Self.violated(result) { outcome.failures[verdict.invariant, default: 0] += 1 }
+            let left = max(0, budget.seconds - Date().timeIntervalSince(started))
+            progress?("run \(outcome.runs)/\(budget.runs): \(Self.violated(result).map(\.invariant).joined(separator: ", ").isEmpty ? "no violation" : Self.violated(result).map(\.invariant).joined(separator: ", ")); \(outcome.failures.count) distinct failure(s); \(Int(left)) s left")
+            if let first = Self.violated(result).first {
+                failing = (candidate, first.invariant)
+                outcome.foundAfterSeconds = Date().timeIntervalSince(started)
+                outcome.firstFailure = FailureRecord(run: outcome.runs, invariant: first.invariant, evidence: Array(first.evidence.prefix(5)),
+                                                     report: directory.url.path)
+            }
+        }
+        if let (scenario, invariant) = failing {
+            let shrunk = try shrink(scenario, invariant: invariant, outcome: &outcome)
+            try replay(shrunk, invariant: invariant, outcome: &outcome)
+        }
+        outcome.seconds = Date().timeIntervalSince(started)
+        return outcome
+    }
+
+    /// Greedy shrinking: take the first smaller scenario that still violates `invariant`, repeat.
+    func shrink(_ scenario: Scenario, invariant: String, outcome: inout Outcome) throws -> Scenario {
+        var current = scenario
+        var improved = true
+        while improved, outcome.shrinkRuns < budget.shrinkRuns, !Interruption.requested {
+            improved = false
+            for (label, candidate) in Shrinker.candidates(current) {
+                guard outcome.shrinkRuns < budget.shrinkRuns else { break }
+                let (result, _) = try run(candidate)
+                outcome.shrinkRuns += 1
+                if Self.violated(result).contains(where: { $0.invariant == invariant }) {
+                    current = candidate
+                    outcome.shrinkSteps.append(label)
+                    progress?("shrink: \(label) still violates \(invariant)")
+                    improved = true
+                    break
+                }
+            }
+        }
+        return current
+    }
+
+    /// Runs the shrunk scenario again from its repro.yaml and counts how often the verdict repeats.
+    func replay(_ scenario: Scenario, invariant: String, outcome: inout Outcome) throws {
+        var expecting = scenario
+        expecting.expect = .violation(invariant)
+        expecting.invariants = []
+        var reproFile: URL?
+        for attempt in 0..<budget.replays {
+            let replayScenario: Scenario
+            if let reproFile { replayScenario = try ScenarioParser.parse(file: reproFile) } else { replayScenario = expecting }
+            let started = Date()
+            let (result, directory) = try run(replayScenario)
+            outcome.replaySeconds.append(Date().timeIntervalSince(started))
+            outcome.replayed += 1
+            if result.expectationMet { outcome.replaysReproducing += 1 }
+            if attempt == 0 {
+                reproFile = directory.url.appendingPathComponent("repro.yaml")
+                outcome.repro = reproFile?.path
+            }
+        }
+        progress?("replay: \(outcome.replaysReproducing)/\(outcome.replayed) runs of \(outcome.repro ?? "?") reproduce \(invariant)")
+    }
+}
+
+/// Writes `explore.json` and `explore.md`.
+public enum ExploreReport {
+    public static func write(_ outcome: Explorer.Outcome, to run: RunDirectory) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try run.write("explore.json", String(decoding: try encoder.encode(outcome), as: UTF8.self))
+        var lines = ["# Lifeboat explore: \(outcome.scenario) (seed \(outcome.seed))", "",
+                     "\(outcome.runs) run(s) in \(String(format: "%.1f", outcome.seconds)) s; failures: \(outcome.failures.isEmpty ? "none" : outcome.failures.sorted { $0.key < $1.key }.map { "\($0.key) x\($0.value)" }.joined(separator: ", "))", ""]
+        if let first = outcome.firstFailure {
+            lines += ["## First failure", "", "Run \(first.run), after \(String(format: "%.1f", outcome.foundAfterSeconds ?? 0)) s: **\(first.invariant)** violated (report \(first.report)).", ""]
+            lines += first.evidence.map { "- \($0)" }
+            lines += ["", "## Shrinking", "", "\(outcome.shrinkRuns) run(s); kept: " + (outcome.shrinkSteps.isEmpty ? "nothing smaller failed" : outcome.shrinkSteps.joined(separator: "; ")), ""]
+            lines += ["## Repro", "", "`lifeboat run \(outcome.repro ?? "?")`: \(outcome.replaysReproducing) of \(outcome.replayed) replays reproduce it; replay times " + outcome.replaySeconds.map { String(format: "%.1f s", $0) }.joined(separator: ", ")]
+        }
+        try run.write("explore.md", lines.joined(separator: "\n") + "\n")
+    }
+}

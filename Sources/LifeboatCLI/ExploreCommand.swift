@@ -1,0 +1,51 @@
+import ArgumentParser
+import Explore
+import Foundation
+import Runner
+import Scenario
+
+/// `lifeboat explore SCENARIO`: hunts for a violation in seeded variations, shrinks it, checks it replays.
+struct ExploreCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "explore",
+        abstract: "Run seeded variations of a scenario until an invariant fails; shrink it to a small repro that replays.",
+        discussion: "Exit 0 when nothing failed within the budget, 1 when a failure was found (its repro.yaml is printed), 2 for bad input.")
+
+    @Argument(help: "The scenario to vary.") var scenario: String
+    @Option(help: "Most runs to try.") var runs: Int = 20
+    @Option(help: "Seed of the variations.") var seed: UInt64 = 1
+    @Option(help: "Seconds to spend looking (shrinking and replays come on top).") var timeLimit: Double = 600
+    @Option(help: "Most runs to spend shrinking.") var shrinkRuns: Int = 40
+    @Option(help: "Where reports go.") var reports: String = "reports"
+    @Option(help: "Scratch directory.") var scratch: String?
+
+    func validate() throws {
+        guard runs >= 1 else { throw ValidationError("--runs must be at least 1") }
+        guard timeLimit > 0 else { throw ValidationError("--time-limit must be positive") }
+    }
+
+    func run() throws {
+        let file = URL(cliPath: scenario)
+        let parsed: Scenario
+        do { parsed = try ScenarioParser.parse(file: file) } catch let error as ScenarioError { throw CLIFailure.badInput(error.description) }
+        Interruption.install()
+        var settings = ScenarioRunner.Settings(
+            reportsRoot: URL(cliPath: reports),
+            scratchRoot: scratch.map { URL(cliPath: $0) } ?? FileManager.default.temporaryDirectory.appendingPathComponent("lifeboat-scratch"))
+        settings.makeVolume = VolumeFactory.make
+        let explorer = Explorer(base: parsed, file: file.path, seed: seed,
+                                budget: Explorer.Budget(runs: runs, seconds: timeLimit, shrinkRuns: shrinkRuns),
+                                settings: settings, progress: { @Sendable line in print("  " + line) })
+        let outcome = try explorer.explore()
+        let directory = try RunDirectory.create(root: URL(cliPath: reports), prefix: "explore-")
+        try ExploreReport.write(outcome, to: directory)
+        if let first = outcome.firstFailure {
+            print("found: \(first.invariant) violated in run \(first.run) after \(String(format: "%.1f", outcome.foundAfterSeconds ?? 0)) s")
+            print("shrunk in \(outcome.shrinkRuns) run(s): \(outcome.shrinkSteps.isEmpty ? "nothing smaller failed" : outcome.shrinkSteps.joined(separator: "; "))")
+            print("repro: lifeboat run \(outcome.repro ?? "?") (\(outcome.replaysReproducing)/\(outcome.replayed) replays reproduce)")
+            print("summary: \(directory.url.path)/explore.md")
+            throw ExitCode(1)
+        }
+        print("no violation in \(outcome.runs) run(s), \(String(format: "%.1f", outcome.seconds)) s; summary: \(directory.url.path)/explore.md")
+    }
+}
