@@ -135,7 +135,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "RunnerTests",
-            dependencies: ["LifeboatTestSupport", "Runner", "Scenario", "Reporting", "Checks"],
+            dependencies: ["LifeboatTestSupport", "Runner", "Scenario", "Reporting", "Checks", "Explore"],
             swiftSettings: strict),
         .testTarget(
             name: "LifeboatCLITests",

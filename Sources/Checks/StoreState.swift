@@ -14,6 +14,15 @@ public struct StoreState: Sendable {
 
     public init() {}
 
+    /// One hash over every object's identity and state: equal digests mean equal stores, for replay checks.
+    public var digest: String {
+        var text = ""
+        for (id, hash) in notes.merging(others, uniquingKeysWith: { first, _ in first }).sorted(by: { $0.key.uuidString < $1.key.uuidString }) {
+            text += "\(id.uuidString)=\(hash);"
+        }
+        return ObjectHash.of(ManagedObject(entity: "StoreState", id: UUID(uuidString: "00000000-0000-0000-0000-000000000000")!, attributes: ["all": .string(text)]))
+    }
+
     public static func read(_ url: URL, model: ManagedObjectModel = .library) throws -> StoreState {
         var options = StoreOptions()
         options.readOnly = true

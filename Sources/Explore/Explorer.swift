@@ -95,7 +95,18 @@ public final class Explorer {
             }
         }
         if let (scenario, invariant) = failing {
-            let shrunk = try shrink(scenario, invariant: invariant, outcome: &outcome)
+            var shrunk = try shrink(scenario, invariant: invariant, outcome: &outcome)
+            // Prefer a repro under the turns scheduler, which replays the same interleaving from the seed.
+            if shrunk.scheduler != "turns" {
+                var turns = shrunk
+                turns.scheduler = "turns"
+                let (result, _) = try run(turns)
+                outcome.shrinkRuns += 1
+                if Self.violated(result).contains(where: { $0.invariant == invariant }) {
+                    shrunk = turns
+                    outcome.shrinkSteps.append("scheduler free -> turns (deterministic replay)")
+                }
+            }
             try replay(shrunk, invariant: invariant, outcome: &outcome)
         }
         outcome.seconds = Date().timeIntervalSince(started)

@@ -42,10 +42,13 @@ public final class ChildRegistry: @unchecked Sendable {
         return killed
     }
 
-    public func start(_ name: String, executable: URL, arguments: [String]) throws -> Child {
+    public func start(_ name: String, executable: URL, arguments: [String], environment: [String: String] = [:]) throws -> Child {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        }
         let log = logDirectory.appendingPathComponent("\(name).log")
         guard FileManager.default.createFile(atPath: log.path, contents: nil) else {
             throw RunError.environment("cannot create \(log.path)")

@@ -10,7 +10,7 @@ extension ScenarioRunner {
     /// Runs one backup or restore in a child process and checks what it produced right away (a later backup
     /// into a reused directory would overwrite it).
     func runStep(_ index: Int, _ step: Scenario.Step, live: URL, scratch: URL, children: ChildRegistry,
-                 volume: any StoreVolume, crashPlan: Scenario.Crash?) throws {
+                 volume: any StoreVolume, crashPlan: Scenario.Crash?, whileRunning: (() throws -> Void)? = nil) throws {
         let round = operations.filter { $0.name.hasPrefix("\(step.action.rawValue)-\(index)") }.count
         let name = "\(step.action.rawValue)-\(index)" + (step.times > 1 ? ".\(round + 1)" : "")
         var stepRules: [String] = []
@@ -44,10 +44,14 @@ extension ScenarioRunner {
         if step.copyExternalData == false { arguments.append("--no-external-data") }
         let start = now()
         note(name, .start, "\(step.strategy)")
-        let child = try children.start(name, executable: executable, arguments: arguments)
+        // Command strategies find scripts that ship beside the scenario through LIFEBOAT_SCENARIO_DIR.
+        let scenarioDirectory = URL(fileURLWithPath: scenarioFile).deletingLastPathComponent().path
+        let child = try children.start(name, executable: executable, arguments: arguments,
+                                       environment: ["LIFEBOAT_SCENARIO_DIR": scenarioDirectory])
+        try whileRunning?()
         var interrupted = false
         if let crashPlan {
-            let deadline = Date().addingTimeInterval(crashPlan.delay)
+            let deadline = Date().addingTimeInterval(whileRunning == nil ? crashPlan.delay : 0)
             while child.isRunning, Date() < deadline { usleep(1_000) }
             interrupted = child.isRunning
             try simulateCrash(crashPlan, children: children, volume: volume, live: live,
@@ -72,6 +76,7 @@ extension ScenarioRunner {
                 return
             }
             let state = try? StoreState.read(target)
+            if let state, let position = operations.indices.last { operations[position].details["stateDigest"] = state.digest }
             backups.append((name, index, target, start, end, state))
             record(Invariants.storeChecks(target, label: "\(name) (\(step.strategy))"))
             if let state { record([Invariants.metadataPreserved(state, live: liveAtStart, label: "\(name) (\(step.strategy))")]) }

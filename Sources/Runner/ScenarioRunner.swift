@@ -123,10 +123,21 @@ public final class ScenarioRunner {
                 synchronous: scenario.writers.synchronous, checkpoint: scenario.writers.checkpoint, epoch: epoch)
             var writerConfig = config
             writerConfig.journalMode = scenario.store.journalMode
+            if scenario.scheduler == "turns" {
+                let fifo = scratch.appendingPathComponent("turns-\(index + 1)")
+                guard mkfifo(fifo.path, 0o600) == 0 else { throw RunError.environment("mkfifo \(fifo.path): \(String(cString: strerror(errno)))") }
+                writerConfig.turns = fifo.path
+                writerConfig.rate = 0
+            }
             let configURL = scratch.appendingPathComponent("writer-\(index + 1).json")
             try JSONEncoder().encode(writerConfig).write(to: configURL)
             writers.append(try children.start("writer-\(index + 1)", executable: executable, arguments: ["writer", "--config", configURL.path]))
             note("writer-\(index + 1)", .start, "\(scenario.writers.transactions) transactions")
+        }
+        if scenario.scheduler == "turns" {
+            try executeTurns(writers: writers, live: live, history: history, scratch: scratch, volume: volume, children: children)
+            recordFaults(armed, volume: volume)
+            return
         }
         var schedule = Schedule(scenario.schedule)
         var crashed = false
@@ -181,6 +192,10 @@ public final class ScenarioRunner {
                 try runStep(index, step, live: live, scratch: scratch, children: children, volume: volume, crashPlan: nil)
             }
         }
+        recordFaults(armed, volume: volume)
+    }
+
+    func recordFaults(_ armed: [String: Int], volume: any StoreVolume) {
         let fired = (try? volume.firedCounts()) ?? [:]
         for (id, index) in armed.sorted(by: { $0.value < $1.value }) {
             let rule = scenario.faults.rules[index]

@@ -119,7 +119,7 @@ struct NodeReader {
     /// Keys each mapping accepts, for the hint on an unknown key.
     static let allowed: [String: [String]] = [
         "scenario": ["name", "description", "extends", "seed", "store", "writers", "schedule", "faults", "invariants", "expect",
-                     "app_model", "lightweight_migration", "time_limit"],
+                     "app_model", "lightweight_migration", "time_limit", "scheduler"],
         "store": ["objects", "blob_fraction", "blob_size", "journal_mode"],
         "writers": ["count", "transactions", "rate", "mix", "blob_fraction", "blob_size", "synchronous", "checkpoint"],
         "mix": ["insert", "update", "delete", "link"],

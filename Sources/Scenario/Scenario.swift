@@ -19,6 +19,10 @@ public struct Scenario: Sendable, Equatable, Codable {
     /// for lightweight migration: how an app update meets an old backup.
     public var appModel = "library"
     public var lightweightMigration = false
+    /// `free`: writers run as fast as the OS schedules them. `turns`: writers take turns, one transaction at a
+    /// time, in an order drawn from the seed, and a step runs while a seeded number of turns is granted: the
+    /// replay mode, in which the same seed gives the same interleaving of commits and steps.
+    public var scheduler = "free"
     /// Seconds after which the run is stopped and reported as an error.
     public var timeLimit: Double = 300
 

@@ -83,6 +83,7 @@ public enum ScenarioParser {
         if let model = try reader.choice("app_model", ["library", "library-v2"]) { s.appModel = model }
         if let lightweight = try reader.bool("lightweight_migration") { s.lightweightMigration = lightweight }
         if let limit = try reader.double("time_limit", range: 1...86_400) { s.timeLimit = limit }
+        if let scheduler = try reader.choice("scheduler", ["free", "turns"]) { s.scheduler = scheduler }
         if var store = try reader.mapping("store") {
             if let v = try store.int("objects", range: 0...50_000_000) { s.store.objects = v }
             if let v = try store.double("blob_fraction", range: 0...1) { s.store.blobFraction = v }

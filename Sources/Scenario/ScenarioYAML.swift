@@ -10,6 +10,7 @@ public enum ScenarioYAML {
         out.append("app_model: \(s.appModel)")
         out.append("lightweight_migration: \(s.lightweightMigration)")
         out.append("time_limit: \(s.timeLimit)")
+        out.append("scheduler: \(s.scheduler)")
         out.append("store:")
         out.append("  objects: \(s.store.objects)")
         out.append("  blob_fraction: \(s.store.blobFraction)")

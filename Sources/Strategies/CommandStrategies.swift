@@ -3,6 +3,7 @@ import StoreModel
 
 /// `command` backup: a user's own program. It gets LIFEBOAT_STORE (the live store's path) and
 /// LIFEBOAT_BACKUP_DIR (the directory to fill) and must leave the backup store there under the live store's name.
+/// In a scenario run it also gets LIFEBOAT_SCENARIO_DIR, the scenario file's directory, to find its scripts.
 public struct CommandBackup: BackupStrategy {
     public init() {}
     public var name: String { "command" }

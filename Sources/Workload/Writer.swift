@@ -20,6 +20,8 @@ public struct Writer: Sendable {
         /// Unix time of the run's start; history times are relative to it.
         public var epoch: Double
         public var journalMode = "wal"
+        /// In turns mode: a FIFO the writer reads one byte from before each transaction (its turn).
+        public var turns: String?
 
         public init(store: String, history: String, index: Int, seed: UInt64, transactions: Int, rate: Double, mix: [Int],
                     blobFraction: Double, blobSize: Int, synchronous: String, checkpoint: String, epoch: Double) {
@@ -65,9 +67,15 @@ public struct Writer: Sendable {
         var committed = 0
         let start = Date()
         let parent = getppid()
+        let turns: Int32 = c.turns.map { open($0, O_RDONLY | O_CLOEXEC) } ?? -1
+        defer { if turns >= 0 { close(turns) } }
         for seq in 1...max(1, c.transactions) where c.transactions > 0 {
             // A writer whose runner died (even by SIGKILL) stops instead of writing on as an orphan.
             if getppid() != parent { break }
+            if turns >= 0 {
+                var token: UInt8 = 0
+                guard read(turns, &token, 1) == 1 else { break }
+            }
             if c.rate > 0 {
                 let due = start.addingTimeInterval(Double(seq - 1) / c.rate)
                 let wait = due.timeIntervalSinceNow

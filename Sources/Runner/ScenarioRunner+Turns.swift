@@ -1,0 +1,84 @@
+import Foundation
+import Scenario
+import StoreModel
+import Workload
+
+extension ScenarioRunner {
+    /// The replay scheduler: writers take one transaction per turn, in an order drawn from the scenario's seed;
+    /// steps come due at exact commit counts and run between turns. The same seed gives the same interleaving of
+    /// commits and steps (FoundationDB-style), so a shrunk repro replays with the same stores and verdict. Only a
+    /// crash planned during a step gets writer turns while the step runs (a seeded number), since what it
+    /// interrupts is the point; bugs that need writes racing a copy are replayed in free mode instead.
+    func executeTurns(writers: [ChildRegistry.Child], live: URL, history: URL, scratch: URL, volume: any StoreVolume,
+                      children: ChildRegistry) throws {
+        var random = SeededRandom(seed: scenario.seed ^ 0x7475_726E_7321)
+        var fifos: [Int32] = []
+        for index in writers.indices {
+            let fd = open(scratch.appendingPathComponent("turns-\(index + 1)").path, O_RDWR | O_CLOEXEC)
+            guard fd >= 0 else { throw RunError.environment("cannot open the turn FIFO of writer \(index + 1)") }
+            fifos.append(fd)
+        }
+        defer { for fd in fifos { close(fd) } }
+        var taken = Array(repeating: 0, count: writers.count)
+        var commits = 0
+        let historyFiles = writers.indices.map { history.appendingPathComponent("writer-\($0 + 1).jsonl") }
+
+        /// Gives one turn to a writer drawn from the seed and waits until its transaction is recorded.
+        func grantTurn() throws -> Bool {
+            let open = writers.indices.filter { taken[$0] < scenario.writers.transactions && writers[$0].isRunning }
+            guard !open.isEmpty else { return false }
+            let writer = open[Int(random.next() % UInt64(open.count))]
+            var token: UInt8 = 1
+            guard write(fifos[writer], &token, 1) == 1 else { throw RunError.environment("cannot give writer \(writer + 1) its turn") }
+            taken[writer] += 1
+            let wanted = taken[writer]
+            while writers[writer].isRunning {
+                if Interruption.requested { throw RunError.interrupted }
+                if now() > scenario.timeLimit { throw RunError.timeLimit(scenario.timeLimit) }
+                let records = HistoryReader.records(historyFiles[writer]).filter { $0.state == .ack || $0.state == .failed }
+                if records.count >= wanted {
+                    if records.last?.state == .ack { commits += 1 }
+                    return true
+                }
+                usleep(300)
+            }
+            return true
+        }
+
+        var schedule = Schedule(scenario.schedule)
+        while true {
+            if let plan = scenario.faults.crash, plan.duringStep == nil, plan.afterCommits.map({ commits >= $0 }) ?? false {
+                try simulateCrash(plan, children: children, volume: volume, live: live, reason: "after \(commits) commits")
+                break
+            }
+            let writersLeft = writers.indices.contains { taken[$0] < scenario.writers.transactions && writers[$0].isRunning }
+            if let (index, step) = schedule.due(commits: commits, seconds: 0, writersRunning: writersLeft) {
+                let crashPlan = scenario.faults.crash.flatMap { $0.duringStep == index ? $0 : nil }
+                let concurrentTurns = crashPlan == nil ? 0 : Int(random.next() % 9)
+                try runStep(index, step, live: live, scratch: scratch, children: children, volume: volume, crashPlan: crashPlan) {
+                    for _ in 0..<concurrentTurns where try grantTurn() {}
+                }
+                if crashPlan != nil { break }
+                continue
+            }
+            if try !grantTurn() {
+                if !schedule.hasStepsDue(afterWriters: true) {
+                    for skipped in schedule.remaining {
+                        errors.append("schedule[\(skipped.index)] (\(skipped.step.action.rawValue) \(skipped.step.strategy)) never came due: the writers stopped first")
+                    }
+                    break
+                }
+            }
+        }
+        // Writers that still wait for a turn are done: closing the FIFOs ends their loops.
+        for fd in fifos { close(fd) }
+        fifos.removeAll()
+        for (index, writer) in writers.enumerated() {
+            _ = children.wait(writer, timeout: 30)
+            note("writer-\(index + 1)", .end, "exited with \(writer.process.terminationStatus)")
+        }
+        while let (index, step) = schedule.due(commits: Int.max, seconds: .infinity, writersRunning: false) {
+            try runStep(index, step, live: live, scratch: scratch, children: children, volume: volume, crashPlan: nil)
+        }
+    }
+}

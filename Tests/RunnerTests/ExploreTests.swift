@@ -1,0 +1,66 @@
+import Explore
+import Foundation
+import LifeboatTestSupport
+import Reporting
+import Runner
+import Scenario
+import Testing
+
+/// Explore finds each bug of the catalog, shrinks it and hands back a repro that replays; on the correct
+/// strategies, the same budget finds nothing. The turns scheduler replays the same stores from the same seed.
+@Suite(.serialized) struct ExploreTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    func settings(_ scratch: Scratch) -> ScenarioRunner.Settings {
+        var settings = ScenarioRunner.Settings(reportsRoot: scratch.path("reports"), scratchRoot: scratch.path("scratch"))
+        settings.makeVolume = TestVolumes.make
+        return settings
+    }
+
+    @Test(arguments: ["copy-db-only", "backup-api-no-blobs", "restore-leaves-wal", "torn-copy"])
+    func exploreFindsShrinksAndReplaysEachCatalogBug(_ bug: String) throws {
+        let scratch = try Scratch("explore-\(bug)")
+        let file = Self.root.appendingPathComponent("Scenarios/bugs/\(bug).yaml")
+        var scenario = try ScenarioParser.parse(file: file)
+        let expected: String
+        guard case .violation(let name) = scenario.expect else { Issue.record("\(bug) expects no violation"); return }
+        expected = name
+        scenario.writers.transactions = min(scenario.writers.transactions, 150)
+        let outcome = try Explorer(base: scenario, file: file.path, seed: 11,
+                                   budget: Explorer.Budget(runs: 8, seconds: 240, shrinkRuns: 6, replays: 2), settings: settings(scratch)).explore()
+        let found = try #require(outcome.firstFailure, "\(bug): nothing found in \(outcome.runs) runs")
+        #expect(outcome.failures[expected] != nil, "\(bug): found \(outcome.failures), expected \(expected)")
+        #expect(outcome.replaysReproducing >= 1, "\(bug): the repro did not replay \(found.invariant)")
+        let repro = try #require(outcome.repro)
+        let replayed = try ScenarioParser.parse(file: URL(fileURLWithPath: repro))
+        #expect(replayed.expect == .violation(found.invariant))
+        #expect(replayed.writers.transactions <= scenario.writers.transactions)
+    }
+
+    @Test func exploreFindsNothingOnCorrectStrategies() throws {
+        let scratch = try Scratch("explore-correct")
+        let file = Self.root.appendingPathComponent("Scenarios/correct-strategies.yaml")
+        var scenario = try ScenarioParser.parse(file: file)
+        scenario.writers.transactions = 80
+        let outcome = try Explorer(base: scenario, file: file.path, seed: 11,
+                                   budget: Explorer.Budget(runs: 4, seconds: 240, shrinkRuns: 6, replays: 2),
+                                   settings: settings(scratch)).explore()
+        #expect(outcome.firstFailure == nil, "\(outcome.failures): \(outcome.firstFailure?.evidence ?? [])")
+        #expect(outcome.runs == 4)
+    }
+
+    @Test func turnsSchedulerReplaysTheSameStores() throws {
+        let scratch = try Scratch("turns")
+        var scenario = try ScenarioParser.parse(file: Self.root.appendingPathComponent("Scenarios/smoke.yaml"))
+        scenario.scheduler = "turns"
+        scenario.writers.transactions = 50
+        scenario.schedule[0].afterCommits = 30
+        scenario.schedule[1].afterCommits = 70
+        let first = try ScenarioRunner(scenario: scenario, file: "smoke", settings: settings(scratch)).run().0
+        let second = try ScenarioRunner(scenario: scenario, file: "smoke", settings: settings(scratch)).run().0
+        let digests = { (result: RunResult) in result.operations.compactMap { $0.details["stateDigest"] } }
+        #expect(digests(first).count == 2)
+        #expect(digests(first) == digests(second))
+        #expect(first.expectationMet && second.expectationMet)
+    }
+}
