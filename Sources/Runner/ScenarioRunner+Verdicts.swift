@@ -74,6 +74,19 @@ enum RunReports {
         try run.write("report.html", HTMLReport.render(result))
         try run.write("junit.xml", JUnitReport.render([result]))
         try run.write("run.log", log.joined(separator: "\n") + "\n")
-        try run.write("repro.yaml", "# Replay: lifeboat run \(run.url.path)/repro.yaml\n" + ScenarioYAML.render(scenario))
+        try run.write("repro.yaml", "# Replay: lifeboat run \(run.url.path)/repro.yaml\n" + ScenarioYAML.render(replayable(scenario, file: result.scenarioFile)))
+    }
+
+    /// The scenario with scripts named through LIFEBOAT_SCENARIO_DIR pinned to the original directory, since
+    /// the repro lives in the report directory.
+    static func replayable(_ scenario: Scenario, file: String) -> Scenario {
+        let directory = URL(fileURLWithPath: file).deletingLastPathComponent().path
+        var copy = scenario
+        for index in copy.schedule.indices {
+            copy.schedule[index].command = copy.schedule[index].command?
+                .replacingOccurrences(of: "${LIFEBOAT_SCENARIO_DIR}", with: directory)
+                .replacingOccurrences(of: "$LIFEBOAT_SCENARIO_DIR", with: directory)
+        }
+        return copy
     }
 }
