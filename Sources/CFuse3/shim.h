@@ -8,7 +8,11 @@
 #define LIFEBOAT_CFUSE3_SHIM_H
 
 #define FUSE_USE_VERSION 312
+/* 64-bit off_t is the default on LP64; defining _FILE_OFFSET_BITS there would give libc structs (statvfs,
+ * flock) different spellings than Swift's Glibc module sees, which clang modules reject. */
+#if !defined(__LP64__)
 #define _FILE_OFFSET_BITS 64
+#endif
 
 #include <fuse3/fuse.h>
 #include <fuse3/fuse_lowlevel.h>
@@ -28,6 +32,12 @@ static inline struct fuse *cfuse_new(struct fuse_args *args, const struct fuse_o
 
 static inline int cfuse_loop_mt(struct fuse *f, struct fuse_loop_config *config) {
     return fuse_loop_mt(f, config);
+}
+
+/// The private_data pointer handed to cfuse_new, for callbacks on FUSE worker threads.
+static inline void *cfuse_private_data(void) {
+    struct fuse_context *ctx = fuse_get_context();
+    return ctx ? ctx->private_data : (void *)0;
 }
 
 #endif

@@ -36,3 +36,33 @@ long lb_self_maxrss_kib(void) {
     if (getrusage(RUSAGE_SELF, &usage) != 0) return -1;
     return usage.ru_maxrss;
 }
+
+#include <stdio.h>
+#include <sys/mount.h>
+
+int lb_openat(int dirfd, const char *path, int flags, unsigned int mode) {
+    return openat(dirfd, path, flags, (mode_t)mode);
+}
+
+int lb_renameat2(int olddirfd, const char *oldpath, int newdirfd, const char *newpath, unsigned int flags) {
+    unsigned int f = 0;
+    if (flags & LB_RENAME_NOREPLACE) f |= RENAME_NOREPLACE;
+    if (flags & LB_RENAME_EXCHANGE) f |= RENAME_EXCHANGE;
+    return renameat2(olddirfd, oldpath, newdirfd, newpath, f);
+}
+
+int lb_fallocate(int fd, int mode, int64_t offset, int64_t len) {
+    return fallocate(fd, mode, (off_t)offset, (off_t)len);
+}
+
+int64_t lb_copy_file_range(int fd_in, int64_t *off_in, int fd_out, int64_t *off_out, size_t len, unsigned int flags) {
+    loff_t in = (loff_t)*off_in, out = (loff_t)*off_out;
+    ssize_t n = copy_file_range(fd_in, &in, fd_out, &out, len, flags);
+    *off_in = (int64_t)in;
+    *off_out = (int64_t)out;
+    return (int64_t)n;
+}
+
+int lb_umount_detach(const char *path) {
+    return umount2(path, MNT_DETACH);
+}

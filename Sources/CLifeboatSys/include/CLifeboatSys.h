@@ -20,4 +20,29 @@ int lb_open(const char *path, int flags, unsigned int mode);
 
 /// The peak resident set size of this process in KiB (getrusage ru_maxrss).
 long lb_self_maxrss_kib(void);
+
+/// openat(2) with an explicit mode (variadic in C).
+int lb_openat(int dirfd, const char *path, int flags, unsigned int mode);
+
+/// renameat2(2): flags 0, LB_RENAME_NOREPLACE or LB_RENAME_EXCHANGE. Returns 0 or -1 with errno.
+int lb_renameat2(int olddirfd, const char *oldpath, int newdirfd, const char *newpath, unsigned int flags);
+#define LB_RENAME_NOREPLACE 1
+#define LB_RENAME_EXCHANGE 2
+
+/// fallocate(2). Mode bits are the kernel's FALLOC_FL_* values, exposed below for Swift.
+int lb_fallocate(int fd, int mode, int64_t offset, int64_t len);
+#define LB_FALLOC_FL_KEEP_SIZE 0x01
+#define LB_FALLOC_FL_PUNCH_HOLE 0x02
+#define LB_FALLOC_FL_ZERO_RANGE 0x10
+
+/// One copy_file_range(2) call with explicit offsets (the FUSE op passes one request straight through).
+int64_t lb_copy_file_range(int fd_in, int64_t *off_in, int fd_out, int64_t *off_out, size_t len, unsigned int flags);
+
+/// lseek whence values for holes (GNU extensions Swift's Glibc module does not export).
+#define LB_SEEK_DATA 3
+#define LB_SEEK_HOLE 4
+
+/// umount2(path, MNT_DETACH): lazy unmount, the way to clear a mount whose daemon died (ENOTCONN).
+int lb_umount_detach(const char *path);
+
 #endif

@@ -1,0 +1,152 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The `faultfs` command line, kept in the library so main.swift stays a one-liner and argument handling
+/// is testable. Bad arguments print a message and usage and return 2; nothing crashes.
+public enum FaultFSCommandLine {
+    public static let usage = """
+    usage:
+      faultfs mount BACKING MOUNTPOINT [--control SOCKET] [--log FILE] [--log-data] [--seed N]
+      faultfs ctl SOCKET VERB [ARGS]     verbs: ping, rules, status, sync-all, clear, shutdown,
+                                          disarm ID, crash keep-none|keep-prefix N|torn [zeros|garbage]|reorder,
+                                          log-mark LABEL, arm RULE_JSON, raw REQUEST_JSON
+      faultfs status SOCKET              unsynced files and pending directory entries
+      faultfs log FILE                   the op log, one line per record
+      faultfs unmount MOUNTPOINT         clear FUSE mounts at or under MOUNTPOINT (stale ones included)
+    """
+
+    /// Runs the command; returns the exit status.
+    public static func run(_ arguments: [String]) -> Int32 {
+        var args = Array(arguments.dropFirst())
+        guard let command = args.first else { return usageError("no command") }
+        args.removeFirst()
+        switch command {
+        case "mount": return mount(args)
+        case "ctl": return ctl(args)
+        case "status": return args.count == 1 ? ctl([args[0], "status"]) : usageError("status needs SOCKET")
+        case "log": return printLog(args)
+        case "unmount":
+            guard args.count == 1 else { return usageError("unmount needs MOUNTPOINT") }
+            for m in StaleMounts.clean(under: args[0]) { print("unmounted \(m)") }
+            return StaleMounts.fuseMounts(under: args[0]).isEmpty ? 0 : 1
+        case "-h", "--help", "help":
+            print(usage)
+            return 0
+        default: return usageError("unknown command \(command)")
+        }
+    }
+
+    static func usageError(_ message: String) -> Int32 {
+        FileHandle.standardError.write(Data("faultfs: \(message)\n\(usage)\n".utf8))
+        return 2
+    }
+
+    /// Parses `mount` arguments.
+    public static func parseMount(_ args: [String]) -> Result<DaemonOptions, FaultFSError> {
+        var positional: [String] = []
+        var control: String?, log: String?, logData = false, seed: UInt64 = 0
+        var i = 0
+        while i < args.count {
+            let a = args[i]
+            func value() -> String? { i + 1 < args.count ? args[i + 1] : nil }
+            switch a {
+            case "--control", "--log", "--seed":
+                guard let v = value() else { return .failure(.badRequest("\(a) needs a value")) }
+                if a == "--control" { control = v }
+                if a == "--log" { log = v }
+                if a == "--seed" {
+                    guard let s = UInt64(v) else { return .failure(.badRequest("--seed needs an unsigned integer, got \(v)")) }
+                    seed = s
+                }
+                i += 2
+            case "--log-data":
+                logData = true
+                i += 1
+            default:
+                if a.hasPrefix("-") { return .failure(.badRequest("unknown option \(a)")) }
+                positional.append(a)
+                i += 1
+            }
+        }
+        guard positional.count == 2 else { return .failure(.badRequest("mount needs BACKING and MOUNTPOINT")) }
+        if logData && log == nil { return .failure(.badRequest("--log-data needs --log")) }
+        return .success(DaemonOptions(backing: positional[0], mountpoint: positional[1], control: control, log: log,
+                                      logData: logData, seed: seed))
+    }
+
+    static func mount(_ args: [String]) -> Int32 {
+        switch parseMount(args) {
+        case .failure(let e): return usageError(e.description)
+        case .success(let o): return FaultFSDaemon.run(o)
+        }
+    }
+
+    /// Builds the request for `ctl SOCKET VERB ARGS`.
+    public static func parseControl(_ args: [String]) -> Result<Data, FaultFSError> {
+        guard let verb = args.first else { return .failure(.badRequest("ctl needs a VERB")) }
+        let rest = Array(args.dropFirst())
+        var req = ControlRequest(verb: verb)
+        switch verb {
+        case "ping", "rules", "status", "sync-all", "clear", "shutdown":
+            guard rest.isEmpty else { return .failure(.badRequest("\(verb) takes no arguments")) }
+        case "disarm":
+            guard rest.count == 1 else { return .failure(.badRequest("disarm needs ID")) }
+            req.id = rest[0]
+        case "log-mark":
+            req.label = rest.joined(separator: " ")
+        case "crash":
+            req.mode = rest.first ?? "keep-none"
+            if req.mode == "keep-prefix" {
+                guard rest.count == 2, let n = Int(rest[1]) else { return .failure(.badRequest("crash keep-prefix needs N")) }
+                req.n = n
+            } else if req.mode == "torn", rest.count == 2 {
+                guard let f = TornFill(rawValue: rest[1]) else { return .failure(.badRequest("torn fill is zeros or garbage")) }
+                req.fill = f
+            }
+            if case .failure(let e) = req.crashMode() { return .failure(e) }
+        case "arm":
+            guard rest.count == 1 else { return .failure(.badRequest("arm needs one RULE_JSON argument")) }
+            do {
+                req.rule = try JSONDecoder().decode(FaultRule.self, from: Data(rest[0].utf8))
+            } catch {
+                return .failure(.badRequest("bad rule JSON: \(error)"))
+            }
+        case "raw":
+            guard rest.count == 1 else { return .failure(.badRequest("raw needs one REQUEST_JSON argument")) }
+            return .success(Data(rest[0].utf8))
+        default:
+            return .failure(.badRequest("unknown verb \(verb)"))
+        }
+        do { return .success(try JSONEncoder().encode(req)) } catch { return .failure(.badRequest("\(error)")) }
+    }
+
+    static func ctl(_ args: [String]) -> Int32 {
+        guard args.count >= 2 else { return usageError("ctl needs SOCKET and VERB") }
+        switch parseControl(Array(args.dropFirst())) {
+        case .failure(let e): return usageError(e.description)
+        case .success(let line):
+            do {
+                let reply = try ControlClient(socketPath: args[0]).send(line: line)
+                print(String(decoding: reply, as: UTF8.self))
+                let ok = (try? JSONDecoder().decode(ControlReply.self, from: reply))?.ok ?? false
+                return ok ? 0 : 1
+            } catch {
+                FileHandle.standardError.write(Data("faultfs: \(error)\n".utf8))
+                return 1
+            }
+        }
+    }
+
+    static func printLog(_ args: [String]) -> Int32 {
+        guard args.count == 1 else { return usageError("log needs FILE") }
+        do {
+            for r in try OpLog.read(URL(fileURLWithPath: args[0])) { print(r.humanDescription) }
+            return 0
+        } catch {
+            FileHandle.standardError.write(Data("faultfs: \(error)\n".utf8))
+            return 1
+        }
+    }
+}

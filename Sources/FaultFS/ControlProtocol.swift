@@ -1,0 +1,92 @@
+import Foundation
+
+/// The control protocol: one JSON request per line on the daemon's Unix socket, one JSON reply per line.
+/// Requests: `{"verb":"ping"}`, `{"verb":"arm","rule":{...}}`, `{"verb":"disarm","id":"r1"}`, `{"verb":"clear"}`,
+/// `{"verb":"rules"}`, `{"verb":"crash","mode":"keep-prefix","n":3}`, `{"verb":"crash","mode":"torn","fill":"zeros"}`,
+/// `{"verb":"sync-all"}`, `{"verb":"status"}`, `{"verb":"log-mark","label":"..."}`, `{"verb":"shutdown"}`.
+/// Replies: `{"ok":true,...}` or `{"ok":false,"error":"..."}`.
+public struct ControlRequest: Codable, Sendable, Equatable {
+    public var verb: String
+    public var rule: FaultRule?
+    public var id: String?
+    public var mode: String?
+    public var n: Int?
+    public var fill: TornFill?
+    public var label: String?
+
+    public init(verb: String, rule: FaultRule? = nil, id: String? = nil, mode: String? = nil, n: Int? = nil,
+                fill: TornFill? = nil, label: String? = nil) {
+        self.verb = verb; self.rule = rule; self.id = id; self.mode = mode; self.n = n; self.fill = fill; self.label = label
+    }
+
+    /// A crash request for a mode.
+    public static func crash(_ mode: CrashMode) -> ControlRequest {
+        switch mode {
+        case .keepNone: return ControlRequest(verb: "crash", mode: "keep-none")
+        case .keepPrefix(let n): return ControlRequest(verb: "crash", mode: "keep-prefix", n: n)
+        case .torn(let fill): return ControlRequest(verb: "crash", mode: "torn", fill: fill)
+        case .reorder: return ControlRequest(verb: "crash", mode: "reorder")
+        }
+    }
+
+    /// The crash mode named by this request, or a message saying what is wrong.
+    public func crashMode() -> Result<CrashMode, FaultFSError> {
+        switch mode ?? "keep-none" {
+        case "keep-none": return .success(.keepNone)
+        case "keep-prefix":
+            guard let n, n >= 0 else { return .failure(.badRequest("keep-prefix needs \"n\" >= 0")) }
+            return .success(.keepPrefix(n))
+        case "torn": return .success(.torn(fill: fill ?? .zeros))
+        case "reorder": return .success(.reorder)
+        case let m: return .failure(.badRequest("unknown crash mode \(m) (keep-none, keep-prefix, torn, reorder)"))
+        }
+    }
+}
+
+/// Per-file unsynced state in a status reply.
+public struct FileStatus: Codable, Sendable, Equatable {
+    public var path: String
+    public var ino: UInt64
+    public var pendingOps: Int
+    public var unsyncedBytes: Int64
+    public var logicalSize: Int64
+}
+
+/// A directory-entry change not yet made durable by a directory fsync.
+public struct PendingEntry: Codable, Sendable, Equatable {
+    public var seq: UInt64
+    public var op: String
+    public var path: String
+    public var path2: String?
+}
+
+/// The `status` reply body.
+public struct StatusReport: Codable, Sendable, Equatable {
+    public var files: [FileStatus]
+    public var pendingEntries: [PendingEntry]
+    public var openHandles: Int
+    public var crashes: Int
+    public var rules: Int
+}
+
+/// One reply line. Only the fields that the verb produces are present.
+public struct ControlReply: Codable, Sendable {
+    public var ok: Bool
+    public var error: String?
+    public var id: String?
+    public var rules: [RuleStatus]?
+    public var crash: CrashReport?
+    public var status: StatusReport?
+    public var synced: Int?
+    public var seq: UInt64?
+    public var version: Int?
+
+    public init(ok: Bool, error: String? = nil) { self.ok = ok; self.error = error }
+
+    public static func failure(_ message: String) -> ControlReply { ControlReply(ok: false, error: message) }
+}
+
+/// Version of the control protocol, reported by ping.
+public enum FaultFSVersion {
+    public static let protocolVersion = 1
+}

@@ -1,0 +1,111 @@
+import CFuse3
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Options of `faultfs mount`.
+public struct DaemonOptions: Sendable, Equatable {
+    public var backing: String
+    public var mountpoint: String
+    /// Control socket path; default `<mountpoint>.ctl` (next to the mountpoint, outside the mount).
+    public var control: String?
+    public var log: String?
+    public var logData = false
+    public var seed: UInt64 = 0
+
+    public init(backing: String, mountpoint: String, control: String? = nil, log: String? = nil,
+                logData: Bool = false, seed: UInt64 = 0) {
+        self.backing = backing; self.mountpoint = mountpoint; self.control = control; self.log = log
+        self.logData = logData; self.seed = seed
+    }
+
+    public var controlPath: String { control ?? StaleMounts.canonical(mountpoint) + ".ctl" }
+}
+
+/// The daemon: mounts, runs the multithreaded FUSE loop in the foreground, serves the control socket,
+/// and on shutdown (verb or SIGTERM/SIGINT) makes everything durable, closes its files and unmounts.
+public enum FaultFSDaemon {
+    public static func run(_ o: DaemonOptions) -> Int32 {
+        func fail(_ message: String) -> Int32 {
+            FileHandle.standardError.write(Data("faultfs: \(message)\n".utf8))
+            return 1
+        }
+        var st = stat()
+        guard stat(o.backing, &st) == 0, isDirectory(st) else { return fail("backing \(o.backing) is not a directory") }
+        StaleMounts.clean(under: o.mountpoint)
+        guard stat(o.mountpoint, &st) == 0, isDirectory(st) else { return fail("mountpoint \(o.mountpoint) is not a directory") }
+        let backingRoot = StaleMounts.canonical(o.backing)
+        let mountRoot = StaleMounts.canonical(o.mountpoint)
+        if mountRoot == backingRoot || mountRoot.hasPrefix(backingRoot + "/") || backingRoot.hasPrefix(mountRoot + "/") {
+            return fail("backing and mountpoint must not contain each other")
+        }
+        if o.controlPath.utf8.count > UnixSocket.maxPathLength {
+            return fail("control socket path too long (max \(UnixSocket.maxPathLength) bytes): \(o.controlPath)")
+        }
+        if let log = o.log, StaleMounts.canonical(log).hasPrefix(mountRoot + "/") { return fail("the log must be outside the mount") }
+
+        let fs: FaultFileSystem
+        do {
+            let backing = try Backing(root: backingRoot)
+            let log = try o.log.map { try OpLogWriter(path: $0, withData: o.logData) }
+            fs = FaultFileSystem(backing: backing, mountpoint: mountRoot, seed: o.seed, log: log)
+        } catch {
+            return fail("\(error)")
+        }
+        let context = Unmanaged.passRetained(fs)
+        defer { context.release() }
+
+        var options = "fsname=faultfs,subtype=faultfs,default_permissions"
+        if geteuid() == 0 { options += ",allow_other" }
+        let argv: [UnsafeMutablePointer<CChar>?] = (["faultfs", "-o", options] as [String]).map { strdup($0) }
+        defer { for p in argv { free(p) } }
+        var ops = FuseOperations.make()
+        var args = fuse_args(argc: Int32(argv.count), argv: nil, allocated: 0)
+        let fuse: OpaquePointer? = argv.withUnsafeBufferPointer { buf in
+            args.argv = UnsafeMutablePointer(mutating: buf.baseAddress)
+            let f = cfuse_new(&args, &ops, context.toOpaque())
+            fuse_opt_free_args(&args)
+            return f
+        }
+        guard let fuse else { return fail("fuse_new failed") }
+        guard fuse_mount(fuse, mountRoot) == 0 else {
+            fuse_destroy(fuse)
+            return fail("cannot mount on \(mountRoot) (is /dev/fuse available?)")
+        }
+        let session = fuse_get_session(fuse)
+        fuse_set_signal_handlers(session)
+        fs.fuseHandle.store(UInt(bitPattern: fuse), ordering: .relaxed)
+        fs.loopThread.store(UInt(pthread_self()), ordering: .relaxed)
+
+        let server: ControlServer
+        do {
+            server = try ControlServer(path: o.controlPath) { fs.handleControl($0) }
+        } catch {
+            fuse_remove_signal_handlers(session)
+            fuse_unmount(fuse)
+            fuse_destroy(fuse)
+            return fail("\(error)")
+        }
+        fs.logOp("mount", mountRoot, result: 0) { $0.path2 = backingRoot; $0.detail = "seed=\(o.seed)" }
+        FileHandle.standardError.write(Data("faultfs: mounted \(backingRoot) on \(mountRoot), control \(o.controlPath), pid \(getpid())\n".utf8))
+
+        let config = fuse_loop_cfg_create()
+        fuse_loop_cfg_set_max_threads(config, 16)
+        let loopResult = cfuse_loop_mt(fuse, config)
+        fuse_loop_cfg_destroy(config)
+
+        // Clean unmount: like a real FS, everything becomes durable; then close every file, then unmount.
+        server.stop()
+        fs.fuseHandle.store(0, ordering: .relaxed)
+        _ = fs.syncAll()
+        fs.closeAllHandles()
+        fs.logOp("unmount", mountRoot, result: 0) { $0.detail = "loop=\(loopResult)" }
+        fs.log?.close()
+        fuse_remove_signal_handlers(session)
+        fuse_unmount(fuse)
+        fuse_destroy(fuse)
+        FileHandle.standardError.write(Data("faultfs: unmounted \(mountRoot)\n".utf8))
+        return 0
+    }
+}

@@ -1,0 +1,250 @@
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An open file or directory on the mount: our backing descriptor plus what the crash model needs.
+struct OpenFile: Sendable {
+    let fd: Int32
+    let ino: UInt64
+    /// Crash generation when opened: handles from before a crash fail with EIO (the process "crashed").
+    let epoch: UInt64
+    var path: String
+    let isDirectory: Bool
+}
+
+/// All non-durable state, behind one Mutex.
+struct DurabilityState: Sendable {
+    /// Unsynced data per backing inode.
+    var overlays: [UInt64: FileOverlay] = [:]
+    /// Directory-entry changes not yet made durable, in seq order.
+    var entries: [NamespaceOp] = []
+    /// Inodes whose overlay is being written to the backing file by an fsync right now.
+    var syncing: Set<UInt64> = []
+    var crashes = 0
+}
+
+/// The daemon's file system: pass-through to the backing directory with an in-memory layer of everything
+/// not yet durable. FUSE worker threads call into it concurrently; all mutable state sits behind Mutexes
+/// and Atomics (no actors: FUSE threads are plain pthreads and must not block on the concurrency runtime).
+final class FaultFileSystem: Sendable {
+    let backing: Backing
+    let faults: FaultEngine
+    let log: OpLogWriter?
+    let seed: UInt64
+    let mountpoint: String
+
+    let state = Mutex(DurabilityState())
+    private let handles = Mutex<[UInt64: OpenFile]>([:])
+    private let nextHandle = Atomic<UInt64>(1)
+    private let seqCounter = Atomic<UInt64>(0)
+    let epoch = Atomic<UInt64>(0)
+    private let trashCounter = Atomic<UInt64>(0)
+    /// `struct fuse *` of the running loop (bit pattern), for cache invalidation after a crash.
+    let fuseHandle = Atomic<UInt>(0)
+    /// pthread_t of the thread running the FUSE loop, signalled to stop it.
+    let loopThread = Atomic<UInt>(0)
+    let stopping = Atomic<Bool>(false)
+
+    init(backing: Backing, mountpoint: String, seed: UInt64, log: OpLogWriter?) {
+        self.backing = backing
+        self.mountpoint = mountpoint
+        self.seed = seed
+        self.faults = FaultEngine(seed: seed)
+        self.log = log
+    }
+
+    // MARK: Sequencing and logging
+
+    func nextSeq() -> UInt64 { seqCounter.wrappingAdd(1, ordering: .relaxed).newValue }
+
+    /// Appends a record to the op log (when logging); `seq` nil draws a new one.
+    func logOp(_ op: String, _ path: String?, result: Int64, fault: String? = nil, seq: UInt64? = nil,
+               _ fill: (inout OpRecord) -> Void = { _ in }) {
+        guard let log else { return }
+        var r = OpRecord(seq: seq ?? nextSeq(), t: log.now(), op: op, path: path, result: result, fault: fault)
+        fill(&r)
+        log.append(r)
+    }
+
+    func newTrashName() -> String {
+        "\(Backing.trashName)/t\(trashCounter.wrappingAdd(1, ordering: .relaxed).newValue)"
+    }
+
+    // MARK: Handles
+
+    func addHandle(_ f: OpenFile) -> UInt64 {
+        let id = nextHandle.wrappingAdd(1, ordering: .relaxed).oldValue
+        handles.withLock { $0[id] = f }
+        return id
+    }
+
+    func handle(_ id: UInt64) -> OpenFile? { handles.withLock { $0[id] } }
+
+    func removeHandle(_ id: UInt64) -> OpenFile? { handles.withLock { $0.removeValue(forKey: id) } }
+
+    var openHandleCount: Int { handles.withLock { $0.count } }
+
+    /// Handles opened before the latest crash.
+    var staleHandleCount: Int {
+        let e = epoch.load(ordering: .relaxed)
+        return handles.withLock { $0.values.filter { $0.epoch != e }.count }
+    }
+
+    /// Closes every backing descriptor we hold (shutdown: files are closed before unmounting).
+    func closeAllHandles() {
+        let all = handles.withLock { h -> [OpenFile] in
+            let v = Array(h.values)
+            h.removeAll()
+            return v
+        }
+        for f in all { close(f.fd) }
+    }
+
+    // MARK: Unsynced data
+
+    /// Returns the overlay of `ino`, creating it (with our own read-write descriptor) if needed.
+    /// Must be called inside `state.withLock`. Returns -errno on failure.
+    func ensureOverlay(_ s: inout DurabilityState, ino: UInt64, fd: Int32, path: String) -> Int32 {
+        if s.overlays[ino] != nil {
+            if !path.isEmpty { s.overlays[ino]!.pathHint = path }
+            return 0
+        }
+        let rw = Glibc.open("/proc/self/fd/\(fd)", O_RDWR | O_CLOEXEC)
+        if rw < 0 { return -errno }
+        var st = stat()
+        if fstat(rw, &st) != 0 { let e = errno; close(rw); return -e }
+        s.overlays[ino] = FileOverlay(fd: rw, logicalSize: Int64(st.st_size), pathHint: path)
+        return 0
+    }
+
+    /// Adds a pending data op for `ino`. Returns the op's seq and the size after it, or -errno.
+    func addPending(ino: UInt64, fd: Int32, path: String, _ kind: PendingDataOp.Kind) -> Result<(UInt64, Int64), Errno> {
+        state.withLock { s in
+            let r = ensureOverlay(&s, ino: ino, fd: fd, path: path)
+            if r != 0 { return .failure(Errno(rawValue: -r)) }
+            let seq = nextSeq()
+            s.overlays[ino]!.ops.append(PendingDataOp(seq: seq, kind: kind))
+            let size = FileOverlay.size(after: kind, from: s.overlays[ino]!.logicalSize)
+            s.overlays[ino]!.logicalSize = size
+            return .success((seq, size))
+        }
+    }
+
+    /// Logical size of `ino` when it has unsynced data.
+    func pendingSize(_ ino: UInt64) -> Int64? { state.withLock { $0.overlays[ino]?.logicalSize } }
+
+    /// Reads through the overlay when `ino` has one; nil means "no overlay, read the backing file directly".
+    func readMerged(ino: UInt64, into buf: UnsafeMutableRawBufferPointer, at offset: Int64) -> Int? {
+        state.withLock { s -> Int? in
+            guard let ov = s.overlays[ino] else { return nil }
+            let n = Int(max(0, min(Int64(buf.count), ov.logicalSize - offset)))
+            if n == 0 { return 0 }
+            let part = UnsafeMutableRawBufferPointer(rebasing: buf[0..<n])
+            memset(part.baseAddress!, 0, n)
+            let got = preadAll(ov.fd, part, offset)
+            if got < 0 { return got }
+            FileOverlay.merge(ov.ops, into: part, at: offset)
+            return n
+        }
+    }
+
+    /// fsync/fdatasync of one file: writes its pending ops to the backing file, syncs it, and forgets the
+    /// ops that are now durable. The backing writes run outside the state lock (reads stay correct while
+    /// it runs: see `FileOverlay.merge`); one sync per inode at a time. Returns the result and synced seqs.
+    func syncFile(ino: UInt64, fd fallbackFD: Int32, datasync: Bool) -> (Int32, [UInt64]) {
+        var snapshot: (fd: Int32, ops: [PendingDataOp])?
+        while true {
+            let claimed: Bool = state.withLock { s in
+                if s.syncing.contains(ino) { return false }
+                if let ov = s.overlays[ino] {
+                    s.syncing.insert(ino)
+                    snapshot = (ov.fd, ov.ops)
+                } else {
+                    snapshot = nil
+                }
+                return true
+            }
+            if claimed { break }
+            usleep(100)
+        }
+        guard let snap = snapshot else {
+            let r = datasync ? fdatasync(fallbackFD) : Glibc.fsync(fallbackFD)
+            return (r == 0 ? 0 : -errno, [])
+        }
+        var result: Int32 = 0
+        for op in snap.ops {
+            result = FileOverlay.apply(op.kind, to: snap.fd)
+            if result != 0 { break }
+        }
+        if result == 0 {
+            result = (datasync ? fdatasync(snap.fd) : Glibc.fsync(snap.fd)) == 0 ? 0 : -errno
+        }
+        let synced: [UInt64] = state.withLock { s in
+            s.syncing.remove(ino)
+            guard result == 0, var ov = s.overlays[ino] else { return [] }
+            let done = snap.ops.map(\.seq)
+            ov.ops.removeFirst(min(snap.ops.count, ov.ops.count))
+            if ov.ops.isEmpty {
+                close(ov.fd)
+                s.overlays.removeValue(forKey: ino)
+            } else {
+                s.overlays[ino] = ov
+            }
+            return done
+        }
+        return (result, synced)
+    }
+
+    /// fsync-fail-clean: the file's unsynced data is dropped as if it had been written (fsyncgate).
+    func dropPending(ino: UInt64) -> [UInt64] {
+        while true {
+            let dropped: [UInt64]? = state.withLock { s in
+                if s.syncing.contains(ino) { return nil }
+                guard let ov = s.overlays.removeValue(forKey: ino) else { return [] }
+                // An already-applied copy must be reverted so the file really holds its durable state.
+                for op in ov.ops { _ = FileOverlay.revert(op.kind, on: ov.fd) }
+                close(ov.fd)
+                return ov.ops.map(\.seq)
+            }
+            if let dropped { return dropped }
+            usleep(100)
+        }
+    }
+
+    // MARK: Directory entries
+
+    /// Records a directory-entry change (already applied to the backing directory) as not yet durable.
+    func recordEntry(_ kind: NamespaceOp.Kind, path: String, path2: String? = nil, ino: UInt64, dirs: [UInt64],
+                     trash: String? = nil, fault: String? = nil) {
+        let seq: UInt64 = state.withLock { s in
+            let seq = nextSeq()
+            s.entries.append(NamespaceOp(seq: seq, kind: kind, path: path, path2: path2, ino: ino, dirs: dirs, trash: trash))
+            return seq
+        }
+        logOp(kind.rawValue, path, result: 0, fault: fault, seq: seq) { r in
+            r.path2 = path2
+            r.ino = ino
+            r.durable = false
+        }
+    }
+
+    /// Directory fsync: makes durable every pending entry change up to the last one that touched this
+    /// directory (a prefix, like a journal commit: earlier changes never become durable after later ones).
+    func syncDirectory(ino: UInt64) -> [UInt64] {
+        let durable: [NamespaceOp] = state.withLock { s in
+            guard let last = s.entries.lastIndex(where: { $0.dirs.contains(ino) }) else { return [] }
+            let done = Array(s.entries[...last])
+            s.entries.removeFirst(last + 1)
+            return done
+        }
+        for op in durable { op.finalize(on: backing) }
+        return durable.map(\.seq)
+    }
+}
+
+/// An errno value carried through Result.
+struct Errno: Error, Sendable {
+    let rawValue: Int32
+}

@@ -1,0 +1,189 @@
+import CFuse3
+import CLifeboatSys
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Directory entries: applied to the backing directory at once, recorded as not durable until a directory
+/// fsync. Removals move the entry into the hidden trash so a crash can bring it back.
+extension FaultFileSystem {
+    func mkdir(_ path: String, _ mode: mode_t) -> Int32 {
+        if backing.isHidden(path) { return -EPERM }
+        let (fail, fault) = injected(.mkdir, path)
+        if let fail { return fail }
+        let dirIno = backing.parentIno(path)
+        if mkdirat(backing.dirFD, backing.rel(path), mode) != 0 {
+            let e = errno; logOp("mkdir", path, result: Int64(-e), fault: fault); return -e
+        }
+        let ino = UInt64(backing.lstat(backing.rel(path))?.st_ino ?? 0)
+        recordEntry(.mkdir, path: path, ino: ino, dirs: [dirIno], fault: fault)
+        return 0
+    }
+
+    func unlink(_ path: String) -> Int32 {
+        if backing.isHidden(path) { return -ENOENT }
+        let (fail, fault) = injected(.unlink, path)
+        if let fail { return fail }
+        let r = backing.rel(path)
+        guard let st = backing.lstat(r) else { return -ENOENT }
+        if isDirectory(st) { return -EISDIR }
+        let dirIno = backing.parentIno(path)
+        let trash = newTrashName()
+        let res = backing.rename(r, trash)
+        if res != 0 { logOp("unlink", path, result: Int64(res), fault: fault); return res }
+        recordEntry(.unlink, path: path, ino: UInt64(st.st_ino), dirs: [dirIno], trash: trash, fault: fault)
+        return 0
+    }
+
+    func rmdir(_ path: String) -> Int32 {
+        if backing.isHidden(path) { return -ENOENT }
+        let (fail, fault) = injected(.rmdir, path)
+        if let fail { return fail }
+        let r = backing.rel(path)
+        if r == "." { return -EBUSY }
+        guard let st = backing.lstat(r) else { return -ENOENT }
+        if !isDirectory(st) { return -ENOTDIR }
+        if !backing.isEmptyDirectory(r) { return -ENOTEMPTY }
+        let dirIno = backing.parentIno(path)
+        let trash = newTrashName()
+        let res = backing.rename(r, trash)
+        if res != 0 { logOp("rmdir", path, result: Int64(res), fault: fault); return res }
+        recordEntry(.rmdir, path: path, ino: UInt64(st.st_ino), dirs: [dirIno, UInt64(st.st_ino)], trash: trash, fault: fault)
+        return 0
+    }
+
+    func symlink(_ target: String, _ path: String) -> Int32 {
+        if backing.isHidden(path) { return -EPERM }
+        let (fail, fault) = injected(.symlink, path)
+        if let fail { return fail }
+        let dirIno = backing.parentIno(path)
+        if symlinkat(target, backing.dirFD, backing.rel(path)) != 0 {
+            let e = errno; logOp("symlink", path, result: Int64(-e), fault: fault); return -e
+        }
+        let ino = UInt64(backing.lstat(backing.rel(path))?.st_ino ?? 0)
+        recordEntry(.symlink, path: path, path2: target, ino: ino, dirs: [dirIno], fault: fault)
+        return 0
+    }
+
+    func link(_ from: String, _ to: String) -> Int32 {
+        if backing.isHidden(from) { return -ENOENT }
+        if backing.isHidden(to) { return -EPERM }
+        let (fail, fault) = injected(.link, from, to)
+        if let fail { return fail }
+        let dirIno = backing.parentIno(to)
+        if linkat(backing.dirFD, backing.rel(from), backing.dirFD, backing.rel(to), 0) != 0 {
+            let e = errno; logOp("link", to, result: Int64(-e), fault: fault); return -e
+        }
+        let ino = UInt64(backing.lstat(backing.rel(to))?.st_ino ?? 0)
+        recordEntry(.link, path: to, path2: from, ino: ino, dirs: [dirIno], fault: fault)
+        return 0
+    }
+
+    /// rename(2) and renameat2 flags. A plain rename over an existing entry first moves the victim into the
+    /// trash (so a crash can restore it), then renames with RENAME_NOREPLACE.
+    func rename(_ from: String, _ to: String, flags: UInt32) -> Int32 {
+        if backing.isHidden(from) { return -ENOENT }
+        if backing.isHidden(to) { return -EPERM }
+        let noReplace = UInt32(LB_RENAME_NOREPLACE), exchange = UInt32(LB_RENAME_EXCHANGE)
+        if flags & ~(noReplace | exchange) != 0 || flags == (noReplace | exchange) { return -EINVAL }
+        let (fail, fault) = injected(.rename, from, to)
+        if let fail { return fail }
+        let rf = backing.rel(from), rt = backing.rel(to)
+        guard let stFrom = backing.lstat(rf) else { return -ENOENT }
+        let dirs = [backing.parentIno(from), backing.parentIno(to)]
+        let ino = UInt64(stFrom.st_ino)
+        func done(_ res: Int32, _ kind: NamespaceOp.Kind, trash: String? = nil) -> Int32 {
+            if res != 0 {
+                logOp("rename", from, result: Int64(res), fault: fault) { $0.path2 = to; $0.detail = "flags=\(flags)" }
+            } else {
+                recordEntry(kind, path: from, path2: to, ino: ino, dirs: dirs, trash: trash, fault: fault)
+            }
+            return res
+        }
+        if flags & exchange != 0 { return done(backing.rename(rf, rt, flags: exchange), .exchange) }
+        if flags & noReplace != 0 { return done(backing.rename(rf, rt, flags: noReplace), .rename) }
+        guard let stTo = backing.lstat(rt) else { return done(backing.rename(rf, rt, flags: noReplace), .rename) }
+        if stTo.st_ino == stFrom.st_ino { return 0 }
+        if isDirectory(stFrom) && !isDirectory(stTo) { return -ENOTDIR }
+        if !isDirectory(stFrom) && isDirectory(stTo) { return -EISDIR }
+        if isDirectory(stTo) && !backing.isEmptyDirectory(rt) { return -ENOTEMPTY }
+        let trash = newTrashName()
+        let moved = backing.rename(rt, trash)
+        if moved != 0 { return done(moved, .rename) }
+        let res = backing.rename(rf, rt, flags: noReplace)
+        if res != 0 { _ = backing.rename(trash, rt, flags: noReplace) }
+        return done(res, .rename, trash: res == 0 ? trash : nil)
+    }
+
+    func opendir(_ path: String, _ fi: UnsafeMutablePointer<fuse_file_info>) -> Int32 {
+        if backing.isHidden(path) { return -ENOENT }
+        let (fail, _) = injected(.opendir, path)
+        if let fail { return fail }
+        let fd = lb_openat(backing.dirFD, backing.rel(path), O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0)
+        if fd < 0 { return -errno }
+        var st = stat()
+        fstat(fd, &st)
+        fi.pointee.fh = addHandle(OpenFile(fd: fd, ino: UInt64(st.st_ino), epoch: epoch.load(ordering: .relaxed), path: path, isDirectory: true))
+        return 0
+    }
+
+    func readdir(_ path: String?, _ buf: UnsafeMutableRawPointer?, _ filler: fuse_fill_dir_t?,
+                 _ fi: UnsafeMutablePointer<fuse_file_info>?) -> Int32 {
+        guard let fi, let h = handle(fi.pointee.fh), let filler else { return -EBADF }
+        let (fail, _) = injected(.readdir, path ?? h.path)
+        if let fail { return fail }
+        let fd = dup(h.fd)
+        if fd < 0 { return -errno }
+        guard let d = fdopendir(fd) else { let e = errno; Glibc.close(fd); return -e }
+        defer { closedir(d) }
+        rewinddir(d)
+        let atRoot = backing.rel(path ?? h.path) == "."
+        while let e = Glibc.readdir(d) {
+            let done: Bool = withUnsafeBytes(of: e.pointee.d_name) { raw in
+                let name = raw.bindMemory(to: CChar.self).baseAddress!
+                if atRoot && strcmp(name, Backing.trashName) == 0 { return false }
+                var st = stat()
+                st.st_ino = e.pointee.d_ino
+                st.st_mode = mode_t(e.pointee.d_type) << 12
+                return filler(buf, name, &st, 0, fuse_fill_dir_flags(rawValue: 0)) != 0
+            }
+            if done { break }
+        }
+        return 0
+    }
+
+    func releasedir(_ fi: UnsafeMutablePointer<fuse_file_info>?) -> Int32 {
+        guard let fi, let h = removeHandle(fi.pointee.fh) else { return 0 }
+        Glibc.close(h.fd)
+        return 0
+    }
+
+    /// Directory fsync: the barrier that makes entry changes durable.
+    func fsyncdir(_ path: String?, datasync: Bool, _ fi: UnsafeMutablePointer<fuse_file_info>?) -> Int32 {
+        var ino: UInt64 = 0
+        var fd: Int32 = -1
+        var p = path ?? ""
+        if let fi, let h = handle(fi.pointee.fh) {
+            guard h.epoch == epoch.load(ordering: .relaxed) else { return -EIO }
+            ino = h.ino; fd = h.fd; p = path ?? h.path
+        } else if let path, let st = backing.lstat(backing.rel(path)) {
+            ino = UInt64(st.st_ino)
+        } else {
+            return -EBADF
+        }
+        let d = check(.fsyncdir, [p])
+        if let e = d.errnoValue {
+            logOp("fsyncdir", p, result: Int64(-e), fault: d.ruleID) { $0.ino = ino }
+            return -e
+        }
+        if case .fsyncLie? = d.action {
+            logOp("fsyncdir", p, result: 0, fault: d.ruleID) { $0.ino = ino; $0.synced = []; $0.detail = "lie" }
+            return 0
+        }
+        let synced = syncDirectory(ino: ino)
+        let r: Int32 = fd >= 0 ? (Glibc.fsync(fd) == 0 ? 0 : -errno) : 0
+        logOp("fsyncdir", p, result: Int64(r), fault: d.ruleID) { $0.ino = ino; $0.synced = synced; $0.durable = r == 0 }
+        log?.flush()
+        return r
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+import Testing
+@testable import FaultFS
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension MountTests {
+    /// The crash model: what survives `crash` in each mode.
+    @Suite struct CrashTests {
+        /// A file whose directory entry is durable, with durable contents `base`.
+        func durableFile(_ m: MountFixture, _ name: String, _ base: [UInt8]) {
+            #expect(Posix.write(m.path(name), base, fsync: true) == .ok(base.count))
+            #expect(Posix.fsyncDir(m.mnt.path) == .ok(0))
+        }
+
+        @Test func fsyncedWriteSurvivesAndUnsyncedWriteIsLost() throws {
+            try withMount { m in
+                durableFile(m, "a", Array("AAAA".utf8))
+                #expect(Posix.write(m.path("a"), Array("BBBB".utf8), at: 4) == .ok(4))
+                #expect(Posix.contents(m.path("a")) == Array("AAAABBBB".utf8))
+                // The backing file still holds only the durable bytes.
+                #expect(Posix.contents(m.backingPath("a")) == Array("AAAA".utf8))
+                #expect(try m.fs.status().files.map(\.path) == ["/a"])
+                let report = try m.fs.crash(.keepNone)
+                #expect(report.kept.isEmpty && report.dropped.count == 1)
+                #expect(Posix.contents(m.path("a")) == Array("AAAA".utf8))
+                #expect(try m.fs.status().files.isEmpty)
+            }
+        }
+
+        @Test func createWithoutDirectoryFsyncIsLostAndWithItSurvives() throws {
+            try withMount { m in
+                #expect(Posix.write(m.path("lost"), [1, 2, 3], fsync: true) == .ok(3))
+                try m.fs.crash(.keepNone)
+                #expect(!Posix.exists(m.path("lost")))
+                #expect(!Posix.exists(m.backingPath("lost")))
+
+                #expect(Posix.write(m.path("kept"), [4, 5, 6], fsync: true) == .ok(3))
+                #expect(Posix.fsyncDir(m.mnt.path) == .ok(0))
+                try m.fs.crash(.keepNone)
+                #expect(Posix.contents(m.path("kept")) == [4, 5, 6])
+            }
+        }
+
+        @Test func unlinkAndRenameWithoutDirectoryFsyncAreUndone() throws {
+            try withMount { m in
+                durableFile(m, "x", [1])
+                durableFile(m, "y", [2])
+                #expect(unlink(m.path("x")) == 0)
+                #expect(rename(m.path("y"), m.path("z")) == 0)
+                #expect(mkdir(m.path("d"), 0o755) == 0)
+                #expect(!Posix.exists(m.path("x")) && Posix.exists(m.path("z")))
+                let entries = try m.fs.status().pendingEntries.map(\.op)
+                #expect(entries == ["unlink", "rename", "mkdir"])
+                try m.fs.crash(.keepNone)
+                #expect(Posix.contents(m.path("x")) == [1])
+                #expect(Posix.contents(m.path("y")) == [2])
+                #expect(!Posix.exists(m.path("z")) && !Posix.exists(m.path("d")))
+                // Nothing of the hidden trash shows on the mount.
+                let names = try FileManager.default.contentsOfDirectory(atPath: m.mnt.path).sorted()
+                #expect(names == ["x", "y"])
+            }
+        }
+
+        @Test func renameOverAnExistingFileIsUndoneWithTheVictimRestored() throws {
+            try withMount { m in
+                durableFile(m, "db", Array("old".utf8))
+                durableFile(m, "tmp", Array("new".utf8))
+                #expect(rename(m.path("tmp"), m.path("db")) == 0)
+                #expect(Posix.contents(m.path("db")) == Array("new".utf8))
+                try m.fs.crash(.keepNone)
+                #expect(Posix.contents(m.path("db")) == Array("old".utf8))
+                #expect(Posix.contents(m.path("tmp")) == Array("new".utf8))
+                // With the directory fsync the rename is durable and the victim gone.
+                #expect(rename(m.path("tmp"), m.path("db")) == 0)
+                #expect(Posix.fsyncDir(m.mnt.path) == .ok(0))
+                try m.fs.crash(.keepNone)
+                #expect(Posix.contents(m.path("db")) == Array("new".utf8))
+                #expect(!Posix.exists(m.path("tmp")))
+            }
+        }
+
+        @Test func tornWriteKeepsSectorsUpToTheCutThenZeros() throws {
+            try withMount(seed: 77) { m in
+                durableFile(m, "t", [UInt8](repeating: 0x61, count: 4096))
+                #expect(Posix.write(m.path("t"), [UInt8](repeating: 0x62, count: 2048), at: 512) == .ok(2048))
+                let report = try m.fs.crash(.torn(fill: .zeros))
+                let cut = try #require(report.tornCut)
+                #expect(report.tornSeq != nil)
+                #expect(cut % 512 == 0 && cut > 512 && cut < 2560)
+                var expected = [UInt8](repeating: 0x61, count: 4096)
+                for i in 512..<Int(cut) { expected[i] = 0x62 }
+                for i in Int(cut)..<2560 { expected[i] = 0 }
+                #expect(Posix.contents(m.path("t")) == expected)
+            }
+        }
+
+        @Test func keepPrefixKeepsExactlyTheFirstNWrites() throws {
+            try withMount { m in
+                durableFile(m, "p", [])
+                for i in 0..<5 {
+                    #expect(Posix.write(m.path("p"), [UInt8](repeating: UInt8(i + 1), count: 100), at: Int64(i * 100)) == .ok(100))
+                }
+                let report = try m.fs.crash(.keepPrefix(3))
+                #expect(report.kept.count == 3 && report.dropped.count == 2)
+                var expected: [UInt8] = []
+                for i in 0..<3 { expected += [UInt8](repeating: UInt8(i + 1), count: 100) }
+                #expect(Posix.contents(m.path("p")) == expected)
+            }
+        }
+
+        @Test func reorderKeepsTheReportedSubsetAndIsDeterministic() throws {
+            func run(seed: UInt64) throws -> (kept: [UInt64], contents: [UInt8]?, writeSeqs: [UInt64]) {
+                var result: (kept: [UInt64], contents: [UInt8]?, writeSeqs: [UInt64]) = ([], nil, [])
+                try withMount(seed: seed) { m in
+                    durableFile(m, "r", [UInt8](repeating: 0, count: 800))
+                    for i in 0..<8 {
+                        #expect(Posix.write(m.path("r"), [UInt8](repeating: UInt8(i + 1), count: 100), at: Int64(i * 100)) == .ok(100))
+                    }
+                    let report = try m.fs.crash(.reorder)
+                    let seqs = (report.kept + report.dropped).sorted()
+                    #expect(seqs.count == 8)
+                    result = (report.kept, Posix.contents(m.path("r")), seqs)
+                }
+                return result
+            }
+            let a = try run(seed: 5), b = try run(seed: 5)
+            #expect(a.kept.map { $0 - a.writeSeqs[0] } == b.kept.map { $0 - b.writeSeqs[0] })
+            var expected = [UInt8](repeating: 0, count: 800)
+            for (i, seq) in a.writeSeqs.enumerated() where a.kept.contains(seq) {
+                for j in i * 100..<(i + 1) * 100 { expected[j] = UInt8(i + 1) }
+            }
+            #expect(a.contents == expected)
+        }
+
+        @Test func handlesOpenedBeforeACrashFailWithEIO() throws {
+            try withMount { m in
+                durableFile(m, "h", [9, 9])
+                let fd = open(m.path("h"), O_RDWR)
+                #expect(fd >= 0)
+                defer { close(fd) }
+                try m.fs.crash(.keepNone)
+                #expect(try m.fs.status().openHandles >= 1)
+                var byte: UInt8 = 0
+                #expect(pwrite(fd, &byte, 1, 0) == -1 && errno == EIO)
+                #expect(Glibc.fsync(fd) == -1 && errno == EIO)
+                // A fresh open works.
+                #expect(Posix.contents(m.path("h")) == [9, 9])
+            }
+        }
+
+        @Test func syncAllMakesEverythingDurable() throws {
+            try withMount { m in
+                #expect(mkdir(m.path("dir"), 0o755) == 0)
+                #expect(Posix.write(m.path("dir/f"), [1, 2]) == .ok(2))
+                #expect(try m.fs.syncAll() >= 3)
+                try m.fs.crash(.keepNone)
+                #expect(Posix.contents(m.path("dir/f")) == [1, 2])
+            }
+        }
+    }
+}

@@ -1,3 +1,0 @@
-import Testing
-@testable import FaultFS
-@Test func protocolVersionIsOne() { #expect(FaultFSVersion.protocolVersion == 1) }

@@ -1,0 +1,145 @@
+import Foundation
+import PropertyBased
+import Testing
+@testable import FaultFS
+
+/// Tests of the value types and pure logic, without a mount.
+@Suite struct FaultRuleCodingTests {
+    @Test func ruleDecodesFromDocumentedJSON() throws {
+        let json = #"{"ops":["write","fsync"],"path":"*.db-wal","trigger":{"kind":"nth","n":3},"action":{"kind":"errno","errno":"EIO"}}"#
+        let rule = try JSONDecoder().decode(FaultRule.self, from: Data(json.utf8))
+        #expect(rule.ops == [.write, .fsync])
+        #expect(rule.path == "*.db-wal")
+        #expect(rule.trigger == .nth(3))
+        #expect(rule.action == .errno("EIO"))
+        #expect(rule.validationError() == nil)
+    }
+
+    @Test func everyTriggerAndActionRoundTrips() throws {
+        let triggers: [FaultTrigger] = [.nth(2), .after(5), .probability(0.25), .always]
+        let actions: [FaultAction] = [.errno("ENOSPC"), .shortWrite(7), .shortRead(3), .delay(10), .fsyncLie,
+                                      .fsyncFailClean, .enospcAfter(4096)]
+        for t in triggers {
+            for a in actions {
+                let rule = FaultRule(id: "x", ops: [.any], path: "/a*", trigger: t, action: a)
+                let back = try JSONDecoder().decode(FaultRule.self, from: JSONEncoder().encode(rule))
+                #expect(back == rule)
+            }
+        }
+    }
+
+    @Test func invalidRulesAreRejectedWithAMessage() throws {
+        #expect(FaultRule(ops: [.write], action: .errno("EBOGUS")).validationError()?.contains("EBOGUS") == true)
+        #expect(FaultRule(ops: [], action: .errno("EIO")).validationError() != nil)
+        #expect(FaultRule(ops: [.write], trigger: .nth(0), action: .errno("EIO")).validationError() != nil)
+        #expect(FaultRule(ops: [.read], trigger: .probability(1.5), action: .errno("EIO")).validationError() != nil)
+        #expect(FaultRule(ops: [.read], action: .shortWrite(3)).validationError() != nil)
+        #expect(FaultRule(ops: [.write], action: .fsyncLie).validationError() != nil)
+        let bad = #"{"ops":["write"],"action":{"kind":"explode"}}"#
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(FaultRule.self, from: Data(bad.utf8)) }
+        let badOp = #"{"ops":["teleport"],"action":{"kind":"fsync-lie"}}"#
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(FaultRule.self, from: Data(badOp.utf8)) }
+    }
+
+    @Test func engineFiresOnExactlyTheNthMatchingCall() {
+        let engine = FaultEngine(seed: 9)
+        guard case .success(let id) = engine.arm(FaultRule(ops: [.write], path: "*.wal", trigger: .nth(3), action: .errno("EIO"))) else {
+            Issue.record("arm failed")
+            return
+        }
+        var fired: [Int] = []
+        for i in 1...6 {
+            _ = engine.evaluate(.write, paths: ["/x.db"]) // does not match the glob
+            if engine.evaluate(.write, paths: ["/x.wal"]).errnoValue != nil { fired.append(i) }
+        }
+        #expect(fired == [3])
+        #expect(engine.list().first?.matched == 6)
+        #expect(engine.list().first?.fired == 1)
+        #expect(engine.disarm(id))
+        #expect(engine.list().isEmpty)
+    }
+
+    @Test func probabilityTriggerIsDeterministicForASeed() {
+        func pattern(seed: UInt64) -> [Bool] {
+            let e = FaultEngine(seed: seed)
+            _ = e.arm(FaultRule(id: "p", ops: [.read], trigger: .probability(0.5), action: .errno("EIO")))
+            return (0..<64).map { _ in e.evaluate(.read, paths: ["/f"]).errnoValue != nil }
+        }
+        #expect(pattern(seed: 1) == pattern(seed: 1))
+        #expect(pattern(seed: 1) != pattern(seed: 2))
+        #expect(pattern(seed: 1).contains(true) && pattern(seed: 1).contains(false))
+    }
+}
+
+@Suite struct UnsyncedCacheTests {
+    /// Reading through the overlay equals applying the pending ops, in order, to the bytes.
+    @Test func mergedReadEqualsSequentialApplication() async {
+        let opGen = zip(Gen.int(in: 0...2), Gen.int(in: 0...300), Gen.int(in: 0...120), Gen.int(in: 1...255))
+        await propertyCheck(count: 200, input: Gen.int(in: 0...200), opGen.array(of: 0...12), Gen.int(in: 0...400)) { base, raw, readAt in
+            var model = [UInt8](repeating: 7, count: base)
+            var ops: [PendingDataOp] = []
+            for (i, (kind, off, len, byte)) in raw.enumerated() {
+                let k: PendingDataOp.Kind
+                switch kind {
+                case 0: k = .write(offset: Int64(off), data: Data(repeating: UInt8(byte), count: len))
+                case 1: k = .truncate(size: Int64(off))
+                default: k = .zero(offset: Int64(off), length: Int64(len))
+                }
+                ops.append(PendingDataOp(seq: UInt64(i), kind: k))
+                switch k {
+                case .write(let o, let d):
+                    if model.count < Int(o) + d.count { model += [UInt8](repeating: 0, count: Int(o) + d.count - model.count) }
+                    if !d.isEmpty { model.replaceSubrange(Int(o)..<Int(o) + d.count, with: d) }
+                case .truncate(let s):
+                    if Int(s) < model.count { model.removeLast(model.count - Int(s)) } else { model += [UInt8](repeating: 0, count: Int(s) - model.count) }
+                case .zero(let o, let l):
+                    for j in Int(o)..<min(model.count, Int(o + l)) { model[j] = 0 }
+                case .applied: break
+                }
+            }
+            let size = ops.reduce(Int64(base)) { FileOverlay.size(after: $1.kind, from: $0) }
+            #expect(size == Int64(model.count))
+            let n = max(0, min(100, model.count - readAt))
+            var buf = [UInt8](repeating: 0, count: n)
+            for j in 0..<n where readAt + j < base { buf[j] = 7 }
+            buf.withUnsafeMutableBytes { FileOverlay.merge(ops, into: $0, at: Int64(readAt)) }
+            #expect(buf == Array(model[min(readAt, model.count)..<min(readAt, model.count) + n]))
+        }
+    }
+
+    @Test func tornCutIsASectorBoundaryInsideTheWrite() async {
+        await propertyCheck(count: 300, input: Gen.int(in: 0...100_000), Gen.int(in: 1...20_000)) { off, len in
+            var rng = SeededRandom(seed: UInt64(off * 31 + len))
+            let cut = FaultFileSystem.tornCut(offset: Int64(off), length: Int64(len), rng: &rng)
+            #expect(cut >= Int64(off) && cut < Int64(off + len))
+            #expect(cut == Int64(off) || cut % 512 == 0)
+            if (Int64(off) / 512 + 1) * 512 < Int64(off + len) { #expect(cut > Int64(off)) }
+        }
+    }
+}
+
+@Suite struct CommandLineTests {
+    @Test func mountArgumentsParse() throws {
+        let o = try FaultFSCommandLine.parseMount(["/b", "/m", "--seed", "42", "--log", "/l", "--log-data", "--control", "/s"]).get()
+        #expect(o == DaemonOptions(backing: "/b", mountpoint: "/m", control: "/s", log: "/l", logData: true, seed: 42))
+    }
+
+    @Test func badArgumentsGiveMessagesNotCrashes() {
+        for bad in [[], ["/b"], ["/b", "/m", "--seed"], ["/b", "/m", "--seed", "minus"], ["/b", "/m", "--frob"],
+                    ["/b", "/m", "--log-data"], ["/b", "/m", "/x"]] {
+            guard case .failure(let e) = FaultFSCommandLine.parseMount(bad) else {
+                Issue.record("accepted \(bad)")
+                continue
+            }
+            #expect(!e.description.isEmpty)
+        }
+        for bad in [["crash", "keep-prefix"], ["crash", "sideways"], ["disarm"], ["arm", "{"], ["launch"], ["ping", "x"]] {
+            guard case .failure = FaultFSCommandLine.parseControl(bad) else {
+                Issue.record("accepted ctl \(bad)")
+                continue
+            }
+        }
+        #expect(FaultFSCommandLine.run(["faultfs", "explode"]) == 2)
+        #expect(FaultFSCommandLine.run(["faultfs", "mount", "/nonexistent-backing", "/nonexistent-mnt"]) == 1)
+    }
+}
