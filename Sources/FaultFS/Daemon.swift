@@ -74,6 +74,12 @@ public enum FaultFSDaemon {
             return fail("cannot mount on \(mountRoot) (is /dev/fuse available?)")
         }
         let session = fuse_get_session(fuse)
+        // A daemon spawned from a threaded process inherits the spawning thread's signal mask, which may block
+        // SIGTERM; the shutdown verb stops the loop with SIGTERM, so make sure it can arrive.
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        for signal in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&unblock, signal) }
+        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
         fuse_set_signal_handlers(session)
         fs.fuseHandle.store(UInt(bitPattern: fuse), ordering: .relaxed)
         fs.loopThread.store(UInt(pthread_self()), ordering: .relaxed)

@@ -32,7 +32,7 @@ struct ExploreCommand: ParsableCommand {
         var settings = ScenarioRunner.Settings(
             reportsRoot: URL(cliPath: reports),
             scratchRoot: scratch.map { URL(cliPath: $0) } ?? FileManager.default.temporaryDirectory.appendingPathComponent("lifeboat-scratch"))
-        settings.makeVolume = VolumeFactory.make
+        settings.makeVolume = StoreVolumes.make
         let explorer = Explorer(base: parsed, file: file.path, seed: seed,
                                 budget: Explorer.Budget(runs: runs, seconds: timeLimit, shrinkRuns: shrinkRuns),
                                 settings: settings, progress: { @Sendable line in print("  " + line) })

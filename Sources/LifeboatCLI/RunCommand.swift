@@ -41,7 +41,7 @@ struct RunCommand: ParsableCommand {
         if showProgress {
             settings.progress = { @Sendable (line: String) in print("  " + line) }
         }
-        settings.makeVolume = VolumeFactory.make
+        settings.makeVolume = StoreVolumes.make
         Interruption.install()
         var allMet = true
         var results: [RunResult] = []

@@ -76,7 +76,7 @@ public final class ScenarioRunner {
         defer { if !settings.keepScratch { try? FileManager.default.removeItem(at: scratch) } }
         let children = try ChildRegistry(pidFile: pidFile, logDirectory: scratch.appendingPathComponent("logs"))
         defer { children.finish() }
-        let volume = try (settings.makeVolume ?? { _, directory in try PlainVolume(directory: directory) })(scenario, scratch.appendingPathComponent("store"))
+        let volume = try (settings.makeVolume ?? StoreVolumes.make)(scenario, scratch.appendingPathComponent("store"))
         defer {
             // Children hold files on the volume: they go first, then the unmount.
             children.finish()

@@ -6,9 +6,10 @@ import Foundation
 public enum FileCopy {
     public enum Method: String, Sendable, Codable { case clone, copyFileRange = "copy_file_range", readWrite = "read-write" }
 
-    /// Copies `source` to `destination` (created or truncated) and returns how. `allowClone: false` forces a copy.
+    /// Copies `source` to `destination` (created or truncated) and returns how. `allowClone: false` forces a copy;
+    /// `plain: true` forces read/write in 64 KiB pieces, as `cat a > b` does.
     @discardableResult
-    public static func copy(_ source: URL, to destination: URL, allowClone: Bool = true, sync: Bool = true) throws -> Method {
+    public static func copy(_ source: URL, to destination: URL, allowClone: Bool = true, sync: Bool = true, plain: Bool = false) throws -> Method {
         let input = open(source.path, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else { throw StoreError.io("cannot open \(source.path): \(String(cString: strerror(errno)))") }
         defer { close(input) }
@@ -18,7 +19,9 @@ public enum FileCopy {
         var info = stat()
         guard fstat(input, &info) == 0 else { throw StoreError.io("cannot stat \(source.path)") }
         var method = Method.readWrite
-        if allowClone, lb_ficlone(output, input) == 0 {
+        if plain {
+            try readWriteCopy(input, output, source: source, chunk: 64 * 1024)
+        } else if allowClone, lb_ficlone(output, input) == 0 {
             method = .clone
         } else if lb_copy_file_range_all(input, output, Int64(info.st_size)) == Int64(info.st_size) {
             method = .copyFileRange
@@ -30,8 +33,8 @@ public enum FileCopy {
         return method
     }
 
-    static func readWriteCopy(_ input: Int32, _ output: Int32, source: URL) throws {
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+    static func readWriteCopy(_ input: Int32, _ output: Int32, source: URL, chunk: Int = 1 << 20) throws {
+        var buffer = [UInt8](repeating: 0, count: chunk)
         while true {
             let count = read(input, &buffer, buffer.count)
             if count == 0 { return }

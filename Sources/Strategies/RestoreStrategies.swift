@@ -46,8 +46,9 @@ public struct ReplaceThenReaddRestore: RestoreStrategy {
     }
 }
 
-/// `file-copy-over`: the naive restore, copying the backup's .sqlite over the live one and leaving the live
-/// store's -wal and -shm in place; SQLite then replays the stale WAL onto the restored file (fact 4).
+/// `file-copy-over`: the naive restore, copying the backup's .sqlite over the live one (`cat backup > live`: in
+/// place, in 64 KiB writes, no fsync) and leaving the live store's -wal and -shm in place; SQLite then replays the
+/// stale WAL onto the restored file (fact 4), and a crash mid-copy leaves a torn file (fact 9).
 public struct FileCopyOverRestore: RestoreStrategy {
     public init() {}
     public var name: String { "file-copy-over" }
@@ -56,7 +57,7 @@ public struct FileCopyOverRestore: RestoreStrategy {
     public func restore(backup: URL, over live: URL, model: ManagedObjectModel, options: StrategyOptions) throws -> StrategyOutcome {
         try timed {
             guard StoreFiles(backup).exists else { throw StoreError.missingStore(backup.path) }
-            try FileCopy.copy(backup, to: live, allowClone: false)
+            try FileCopy.copy(backup, to: live, allowClone: false, sync: false, plain: true)
             var outcome = StrategyOutcome(strategy: name, store: live)
             outcome.details["staleWAL"] = String(StoreFiles.size(StoreFiles(live).wal) ?? 0)
             return outcome

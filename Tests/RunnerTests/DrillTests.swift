@@ -18,7 +18,7 @@ import Testing
 
     static func run(_ scenario: Scenario, file: String, scratch: Scratch) throws -> (RunResult, RunDirectory) {
         var settings = ScenarioRunner.Settings(reportsRoot: scratch.path("reports"), scratchRoot: scratch.path("scratch"))
-        settings.makeVolume = TestVolumes.make
+        settings.makeVolume = StoreVolumes.make
         return try ScenarioRunner(scenario: scenario, file: file, settings: settings).run()
     }
 
@@ -63,6 +63,25 @@ import Testing
             let (second, _) = try Self.run(scenario, file: "smoke", scratch: scratch)
             #expect(first.expectationMet && second.expectationMet, "seed \(seed): \(first.verdicts.filter { $0.status == .violated })")
             #expect(first.verdicts.map(\.status) == second.verdicts.map(\.status), "seed \(seed)")
+        }
+    }
+}
+
+/// No false alarms: the correct strategies under crash faults hold every invariant, seed after seed (a CI-sized
+/// subset here; `scripts/trust.sh 50` runs fifty).
+@Suite(.serialized) struct TrustTests {
+    @Test func correctStrategiesUnderCrashFaultsRaiseNoAlarm() throws {
+        let scratch = try Scratch("trust")
+        var scenario = try ScenarioParser.parse(file: DrillTests.scenarios.appendingPathComponent("trust-crash.yaml"))
+        scenario.writers.transactions = 80
+        scenario.schedule[1].afterCommits = 80
+        scenario.faults.crash?.afterCommits = 130
+        for seed in 1...6 as ClosedRange<UInt64> {
+            scenario.seed = seed
+            let (result, _) = try DrillTests.run(scenario, file: "trust-crash", scratch: scratch)
+            let violated = result.verdicts.filter { $0.status == .violated }
+            #expect(violated.isEmpty, "seed \(seed): \(violated.map { "\($0.invariant): \($0.evidence.first ?? $0.summary)" })")
+            #expect(result.errors.isEmpty, "seed \(seed): \(result.errors)")
         }
     }
 }

@@ -13,7 +13,7 @@ import Testing
 
     func settings(_ scratch: Scratch) -> ScenarioRunner.Settings {
         var settings = ScenarioRunner.Settings(reportsRoot: scratch.path("reports"), scratchRoot: scratch.path("scratch"))
-        settings.makeVolume = TestVolumes.make
+        settings.makeVolume = StoreVolumes.make
         return settings
     }
 
