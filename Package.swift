@@ -87,7 +87,7 @@ let package = Package(
         // Bug hunting: seeded variations of a scenario, greedy shrinking, replay checks.
         .target(
             name: "Explore",
-            dependencies: ["Runner", "Scenario", "Checks", "Reporting", "StoreModel"],
+            dependencies: ["Runner", "Scenario", "Checks", "Reporting", "StoreModel", "StoreCheck", "Workload", "FaultFS"],
             swiftSettings: strict),
         // The fault-injecting FUSE file system (daemon, control protocol, client API).
         .target(

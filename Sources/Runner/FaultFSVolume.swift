@@ -11,13 +11,13 @@ public final class FaultFSVolume: StoreVolume {
     let seed: UInt64
 
     /// Mounts FaultFS at `directory`, backed by a sibling directory; the op log goes to `log`.
-    public init(directory: URL, seed: UInt64, log: URL?) throws {
+    public init(directory: URL, seed: UInt64, log: URL?, logData: Bool = false) throws {
         let backing = directory.deletingLastPathComponent().appendingPathComponent(directory.lastPathComponent + "-backing")
         try FileManager.default.createDirectory(at: backing, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         self.seed = seed
         do {
-            mount = try FaultFSMount.start(backing: backing, mountpoint: directory, seed: seed, log: log)
+            mount = try FaultFSMount.start(backing: backing, mountpoint: directory, seed: seed, log: log, logData: logData)
         } catch {
             throw RunError.environment("cannot mount FaultFS on \(directory.path): \(error)")
         }

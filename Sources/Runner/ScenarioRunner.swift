@@ -20,6 +20,9 @@ public final class ScenarioRunner {
         public var progress: (@Sendable (String) -> Void)?
         /// Makes the store volume; plain directories by default, FaultFS where the scenario needs it.
         public var makeVolume: (@Sendable (Scenario, URL) throws -> any StoreVolume)?
+        /// Called once the live store is generated, before the writers start, with the volume, the store and the
+        /// run's clock (seconds since the run began): where crash-state enumeration takes its starting snapshot.
+        public var afterGeneration: (@Sendable (any StoreVolume, URL, Double) throws -> Void)?
 
         public init(reportsRoot: URL, scratchRoot: URL) {
             self.reportsRoot = reportsRoot
@@ -43,6 +46,8 @@ public final class ScenarioRunner {
     var liveBeforeRestore: StoreState?
     var initial: [UUID: String] = [:]
     var liveAtStart = StoreState()
+    /// The run's scratch directory (kept after the run only with `keepScratch`).
+    public private(set) var scratchDirectory: URL?
 
     public init(scenario: Scenario, file: String, settings: Settings) throws {
         self.scenario = scenario
@@ -68,6 +73,7 @@ public final class ScenarioRunner {
     public func run() throws -> (RunResult, RunDirectory) {
         let runDirectory = try RunDirectory.create(root: settings.reportsRoot)
         let scratch = settings.scratchRoot.appendingPathComponent("run-\(runDirectory.id)")
+        scratchDirectory = scratch
         let pidFile = settings.scratchRoot.appendingPathComponent("children.pid")
         let orphans = ChildRegistry.reapOrphans(pidFile: pidFile)
         epoch = Date().timeIntervalSince1970
@@ -105,6 +111,7 @@ public final class ScenarioRunner {
         try StoreGenerator(objects: scenario.store.objects, blobFraction: scenario.store.blobFraction,
                            blobSize: scenario.store.blobSize, seed: scenario.seed).generate(at: live, options: storeOptions)
         liveAtStart = try StoreState.read(live)
+        try settings.afterGeneration?(volume, live, now())
         initial = liveAtStart.notes.merging(liveAtStart.others) { first, _ in first }
         var armed: [String: Int] = [:]
         for (index, rule) in scenario.faults.rules.enumerated() where rule.duringStep == nil {
