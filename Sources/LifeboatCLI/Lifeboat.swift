@@ -11,6 +11,7 @@ public struct Lifeboat: AsyncParsableCommand {
         subcommands: [
             DrillCommand.self, StrategiesCommand.self, GenerateCommand.self, CheckCommand.self,
             BackupCommand.self, RestoreCommand.self, RelocateCommand.self,
+            BenchCommand.self, BenchChildCommand.self,
         ])
 
     public init() {}
