@@ -73,12 +73,12 @@ public enum BenchHTML {
         for tick in xs.ticks() {
             let px = x(tick)
             svg.append(##"<line x1="\##(px)" y1="\##(top)" x2="\##(px)" y2="\##(top + plotHeight)" stroke="#eee"/>"##)
-            svg.append(##"<text x="\##(px)" y="\##(top + plotHeight + 16)" font-size="11" text-anchor="middle">\##(escape(ByteCount.format(tick)))</text>"##)
+            svg.append(##"<text x="\##(px)" y="\##(top + plotHeight + 16)" font-size="11" text-anchor="middle">\##(escape(tickLabel(ByteCount.format(tick))))</text>"##)
         }
         for tick in ys.ticks() {
             let py = y(tick)
             svg.append(##"<line x1="\##(left)" y1="\##(py)" x2="\##(left + plotWidth)" y2="\##(py)" stroke="#eee"/>"##)
-            svg.append(##"<text x="\##(left - 6)" y="\##(py + 4)" font-size="11" text-anchor="end">\##(escape(format(tick)))</text>"##)
+            svg.append(##"<text x="\##(left - 6)" y="\##(py + 4)" font-size="11" text-anchor="end">\##(escape(tickLabel(format(tick))))</text>"##)
         }
         svg.append(##"<text x="\##(left + plotWidth / 2)" y="\##(height - 14)" font-size="12" text-anchor="middle">store size (.sqlite + support folder, log scale)</text>"##)
         svg.append(##"<text transform="translate(16 \##(top + plotHeight / 2)) rotate(-90)" font-size="12" text-anchor="middle">\##(escape(yLabel)) (log scale)</text>"##)
@@ -96,7 +96,13 @@ public enum BenchHTML {
             svg.append(##"<text x="\##(left + plotWidth + 42)" y="\##(ly + 4)" font-size="12">\##(escape(subject))</text>"##)
         }
         svg.append("</svg>")
-        return svg.joined(separator: "\n")
+        // Coordinates to one decimal: the page stays small and readable.
+        return svg.joined(separator: "\n").replacingOccurrences(of: #"(\d+\.\d)\d+"#, with: "$1", options: .regularExpression)
+    }
+
+    /// "100.0MB" reads as "100MB" on an axis; "1.05GB" stays.
+    static func tickLabel(_ text: String) -> String {
+        text.replacingOccurrences(of: #"\.0+(?=[A-Za-z])"#, with: "", options: .regularExpression)
     }
 
     static func formatSeconds(_ seconds: Double) -> String {

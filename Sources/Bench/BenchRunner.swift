@@ -16,14 +16,17 @@ public struct BenchRunner: Sendable {
         } else {
             volume = nil
         }
-        let guardian = InterruptCleanup { volume?.remove() }
-        defer {
-            guardian.cancel()
+        let work = (volume?.mountPoint ?? plan.scratch).appendingPathComponent("bench-\(id)", isDirectory: true)
+        let guardian = InterruptCleanup {
+            try? FileManager.default.removeItem(at: work)
             volume?.remove()
         }
-        let work = (volume?.mountPoint ?? plan.scratch).appendingPathComponent("bench-\(id)", isDirectory: true)
+        defer {
+            guardian.cancel()
+            try? FileManager.default.removeItem(at: work)
+            volume?.remove()
+        }
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: work) }
 
         let cache = StoreCache(root: plan.cache)
         var stores: [BenchReport.StoreInfo] = []

@@ -22,7 +22,7 @@ public enum BenchTable {
 
     /// The details worth a column: whether replace cloned, how many objects migrate loaded, backup-api restarts.
     static func notableDetails(_ details: [String: String]) -> String {
-        ["usedClone", "cloneSkipped", "objects", "restarts"].compactMap { key in details[key].map { "\(key)=\($0)" } }.joined(separator: " ")
+        ["usedClone", "cloneSkipped", "objects", "restarts", "violations"].compactMap { key in details[key].map { "\(key)=\($0)" } }.joined(separator: " ")
     }
 
     public static func growthRows(_ report: BenchReport) -> [[String]] {
@@ -64,6 +64,8 @@ public enum BenchTable {
         Linux \(report.host.kernel), \(report.host.buildConfiguration) build. Volume: \(configuration.volume). \
         \(configuration.rounds) round(s), each in a fresh child process (wall time, CPU time and peak RSS from wait4's rusage). \
         Blob fraction \(configuration.blobFraction), attachments of \(ByteCount.format(Int64(configuration.blobSize))), seed \(configuration.seed).
+
+        *peak RSS* is the child's own VmHWM (read by the child just before it exits: its address space only).         *wait4 ru_maxrss* is what the kernel hands the parent; glibc's posix_spawn runs the child on the parent's         address space until exec, so it never reads below the parent's RSS at spawn. Page cache warm (the store was         just generated or read by the previous round).
 
         Stores:
         \(stores.joined(separator: "\n"))

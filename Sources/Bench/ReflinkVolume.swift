@@ -1,13 +1,16 @@
 import Foundation
+import Synchronization
 
 /// A throwaway XFS file system with reflinks (`mkfs.xfs -m reflink=1`) on a sparse image and a loop device, so
 /// `replace` can clone with FICLONE, the Linux analogue of the APFS clones Core Data uses on a Mac.
 ///
-/// Every volume is named after the process that made it (`lifeboat-bench-xfs-<pid>`), so a later run can find
+/// Every volume is named after the process that made it (`lifeboat-bench-xfs-<pid>-<n>`), so a later run can find
 /// and remove what a killed run left mounted. `remove()` is idempotent and is also what the interrupt handler
 /// calls.
 public final class ReflinkVolume: Sendable {
     public static let prefix = "lifeboat-bench-xfs-"
+    /// Numbers the volumes one process makes, so two at once (parallel tests) do not collide.
+    private static let serial = Mutex(0)
     public let image: URL
     public let mountPoint: URL
     public let device: String
@@ -26,7 +29,7 @@ public final class ReflinkVolume: Sendable {
             throw BenchError.environment("--volume xfs-reflink needs mkfs.xfs: apt-get install xfsprogs (scripts/setup.sh installs it)")
         }
         removeStale(in: directory, log: log)
-        let name = "\(prefix)\(getpid())"
+        let name = "\(prefix)\(getpid())-\(serial.withLock { value in value += 1; return value })"
         let image = directory.appendingPathComponent(name + ".img")
         let mountPoint = directory.appendingPathComponent(name + ".mnt", isDirectory: true)
         guard FileManager.default.createFile(atPath: image.path, contents: nil), truncate(image.path, off_t(bytes)) == 0 else {
@@ -54,16 +57,16 @@ public final class ReflinkVolume: Sendable {
     /// Removes volumes whose creating process is gone (a run killed with SIGKILL cannot clean up after itself).
     public static func removeStale(in directory: URL = URL(fileURLWithPath: "/tmp"), log: (String) -> Void = { _ in }) {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        var owners = Set<Int32>()
-        for name in names where name.hasPrefix(prefix) {
-            let rest = name.dropFirst(prefix.count)
-            if let pid = Int32(rest.prefix { $0.isNumber }) { owners.insert(pid) }
+        var bases = Set<String>()
+        for name in names where name.hasPrefix(prefix) && (name.hasSuffix(".img") || name.hasSuffix(".mnt")) {
+            bases.insert(String(name.dropLast(4)))
         }
-        for pid in owners where pid != getpid() && kill(pid, 0) != 0 && errno == ESRCH {
-            let image = directory.appendingPathComponent("\(prefix)\(pid).img")
-            let mountPoint = directory.appendingPathComponent("\(prefix)\(pid).mnt", isDirectory: true)
-            log("removing stale bench volume of process \(pid)")
-            teardown(image: image, mountPoint: mountPoint, device: nil)
+        for base in bases.sorted() {
+            guard let pid = Int32(base.dropFirst(prefix.count).prefix { $0.isNumber }), pid != getpid(),
+                  kill(pid, 0) != 0, errno == ESRCH else { continue }
+            log("removing stale bench volume \(base) of process \(pid)")
+            teardown(image: directory.appendingPathComponent(base + ".img"),
+                     mountPoint: directory.appendingPathComponent(base + ".mnt", isDirectory: true), device: nil)
         }
     }
 
