@@ -26,6 +26,16 @@ public enum BenchChild {
                            io: ProcIO.current(), details: ["violations": String(report.violations.count)])
     }
 
+    /// The cached store for a size (generated when missing), as one JSON line for the parent.
+    public static func prepareStore(cache: URL, targetBytes: Int64, blobFraction: Double, blobSize: Int, seed: UInt64) throws -> String {
+        let entry = try StoreCache(root: cache).store(targetBytes: targetBytes, blobFraction: blobFraction, blobSize: blobSize, seed: seed) {
+            FileHandle.standardError.write(Data(($0 + "\n").utf8))
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return String(decoding: try encoder.encode(entry), as: UTF8.self)
+    }
+
     /// Allocates `bytes` and writes to every page, so they count in the resident set: the bench's own check that
     /// peak RSS is read correctly.
     public static func allocate(bytes: Int) -> ChildReport {

@@ -28,12 +28,11 @@ public struct BenchRunner: Sendable {
         }
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
 
-        let cache = StoreCache(root: plan.cache)
         var stores: [BenchReport.StoreInfo] = []
         var results: [BenchReport.Result] = []
         for size in plan.sizes {
-            let entry = try cache.store(targetBytes: size, blobFraction: plan.blobFraction, blobSize: plan.blobSize,
-                                        seed: plan.seed, progress: progress)
+            progress("\(ByteCount.label(size)): preparing the store (generated in a child process unless cached)")
+            let entry = try prepareStore(size)
             let manifest = entry.manifest
             progress("\(ByteCount.label(size)): \(entry.reused ? "cached" : "generated") store \(ByteCount.format(manifest.actualBytes)), \(manifest.objects) objects, \(manifest.attachments) attachments")
             stores.append(BenchReport.StoreInfo(targetBytes: size, actualBytes: manifest.actualBytes, databaseBytes: manifest.databaseBytes,
@@ -73,6 +72,20 @@ public struct BenchRunner: Sendable {
                            configuration: BenchReport.Configuration(sizes: plan.sizes, strategies: plan.strategies, blobFraction: plan.blobFraction,
                                                                     blobSize: plan.blobSize, seed: plan.seed, rounds: plan.rounds, volume: plan.volume.rawValue),
                            stores: stores, results: results, growth: GrowthFit.fits(results))
+    }
+
+    /// The cached store of `size`, generated if needed in a child process: generating in this process would
+    /// leave its heap large, and wait4's ru_maxrss of every later child cannot read below this process's RSS.
+    func prepareStore(_ size: Int64) throws -> StoreCache.Entry {
+        let result = try ProcessSpawn.run(plan.childExecutable, [
+            "bench-child", "--prepare-store", "--size", String(size), "--blob-fraction", String(plan.blobFraction),
+            "--blob-size", String(plan.blobSize), "--seed", String(plan.seed), "--cache", plan.cache.path,
+        ])
+        let line = result.standardOutput.split(separator: "\n").last { $0.hasPrefix("{") }
+        guard result.succeeded, let line, let entry = try? JSONDecoder().decode(StoreCache.Entry.self, from: Data(line.utf8)) else {
+            throw BenchError.childFailed("preparing the \(ByteCount.label(size)) store failed (exit \(result.exitCode)): \(result.standardError.suffix(800))")
+        }
+        return entry
     }
 
     /// One backup in a fresh child, into a fresh empty directory that is removed afterwards.

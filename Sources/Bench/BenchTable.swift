@@ -2,7 +2,7 @@ import Foundation
 
 /// The rows every rendering shares (terminal, Markdown): one per strategy and store size, medians with ranges.
 public enum BenchTable {
-    public static let header = ["size", "strategy", "wall s (median, min–max)", "CPU s", "peak RSS (min–max)", "wait4 ru_maxrss", "SQLite highwater", "result", "details"]
+    public static let header = ["size", "strategy", "wall s (median, min–max)", "CPU s", "peak RSS (min–max)", "wait4 ru_maxrss", "SQLite highwater", "disk read/written", "result", "details"]
 
     public static func rows(_ report: BenchReport) -> [[String]] {
         report.results.map { result in
@@ -14,10 +14,19 @@ public enum BenchTable {
                 "\(ByteCount.format(result.peakRSSBytes.median)) (\(ByteCount.format(result.peakRSSBytes.min))–\(ByteCount.format(result.peakRSSBytes.max)))",
                 ByteCount.format(result.waitMaxRSSBytes.median),
                 result.sqliteMemoryHighwater.map { ByteCount.format($0.median) } ?? "–",
+                diskIO(result),
                 result.resultBytes.map { ByteCount.format($0) } ?? "–",
                 notableDetails(result.details),
             ]
         }
+    }
+
+    /// Median read_bytes/write_bytes of /proc/self/io: what reached storage (a warm page cache reads little).
+    static func diskIO(_ result: BenchReport.Result) -> String {
+        let io = result.rounds.compactMap { $0.child?.io }
+        guard !io.isEmpty else { return "–" }
+        let read = Spread(io.map { Double($0.readBytes) }).median, written = Spread(io.map { Double($0.writeBytes) }).median
+        return "\(ByteCount.format(read)) / \(ByteCount.format(written))"
     }
 
     /// The details worth a column: whether replace cloned, how many objects migrate loaded, backup-api restarts.

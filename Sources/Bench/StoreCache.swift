@@ -22,7 +22,7 @@ public struct StoreCache: Sendable {
         public var attachments: Int
     }
 
-    public struct Entry: Sendable {
+    public struct Entry: Sendable, Codable {
         public var database: URL
         public var manifest: Manifest
         public var reused: Bool

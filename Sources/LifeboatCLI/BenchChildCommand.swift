@@ -13,11 +13,19 @@ struct BenchChildCommand: ParsableCommand {
     @Option(help: "The live store's .sqlite file.") var store: String?
     @Option(help: "Empty directory that receives the backup.") var into: String?
     @Flag(help: "Run the checker on --store instead of a backup.") var check = false
+    @Flag(help: "Print the cached store for --size (generating it when missing) instead of a backup.") var prepareStore = false
+    @Option(help: "--prepare-store: target size in bytes.") var size: Int64?
+    @Option(help: "--prepare-store: share of notes with an attachment.") var blobFraction: Double = 0.1
+    @Option(help: "--prepare-store: attachment size in bytes.") var blobSize: Int = 256 * 1024
+    @Option(help: "--prepare-store: seed.") var seed: UInt64 = 1
+    @Option(help: "--prepare-store: the store cache directory.") var cache: String?
     @Option(help: "Allocate and touch this much memory instead of backing up (e.g. 100MB).") var allocate: String?
 
     func validate() throws {
         if let allocate {
             guard ByteCount.parse(allocate) != nil else { throw ValidationError("--allocate: '\(allocate)' is not a size") }
+        } else if prepareStore {
+            guard let size, size > 0, cache != nil else { throw ValidationError("--prepare-store needs --size and --cache") }
         } else if check {
             guard store != nil else { throw ValidationError("--check needs --store") }
         } else if strategy == nil || store == nil || into == nil {
@@ -26,6 +34,15 @@ struct BenchChildCommand: ParsableCommand {
     }
 
     func run() throws {
+        if prepareStore, let size, let cache {
+            do {
+                print(try BenchChild.prepareStore(cache: URL(cliPath: cache), targetBytes: size, blobFraction: blobFraction,
+                                                  blobSize: blobSize, seed: seed))
+            } catch {
+                throw CLIFailure.badInput("cannot prepare the store: \(error)")
+            }
+            return
+        }
         let report: ChildReport
         if let allocate, let bytes = ByteCount.parse(allocate) {
             report = BenchChild.allocate(bytes: Int(bytes))
