@@ -95,12 +95,19 @@ let package = Package(
             dependencies: ["CFuse3", "CLifeboatSys"],
             swiftSettings: strict),
         .executableTarget(name: "faultfs", dependencies: ["FaultFS"], swiftSettings: strict),
+        // `lifeboat bench`: cached stores of given sizes, one child process per round, reports and baselines.
+        .target(
+            name: "Bench",
+            dependencies: ["StoreModel", "StoreCheck", "Strategies", "Runner",
+                           .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")],
+            swiftSettings: strict),
 
         // The command line: thin, testable commands in a library, a two-line main.
         .target(
             name: "LifeboatCLI",
             dependencies: [
-                "StoreModel", "StoreCheck", "Strategies", "Runner", "Explore", "Scenario", "Workload", "Reporting", "FaultFS", "CLifeboatSys",
+                "StoreModel", "StoreCheck", "Strategies", "Runner", "Explore", "Scenario", "Workload", "Reporting", "FaultFS",
+                "CLifeboatSys", "Bench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
@@ -140,6 +147,10 @@ let package = Package(
         .testTarget(
             name: "LifeboatCLITests",
             dependencies: ["LifeboatTestSupport", "LifeboatCLI", "StoreModel"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "BenchTests",
+            dependencies: ["Bench", "LifeboatCLI", "LifeboatTestSupport", "StoreModel"],
             swiftSettings: strict),
     ]
 )

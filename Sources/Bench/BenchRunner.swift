@@ -1,0 +1,150 @@
+import Foundation
+
+/// Runs a bench plan: stores from the cache, one fresh child process per strategy and round, the checker on
+/// each store, and the report. Progress goes to `progress` one line at a time.
+public struct BenchRunner: Sendable {
+    public var plan: BenchPlan
+
+    public init(plan: BenchPlan) { self.plan = plan }
+
+    public func run(id: String, progress: @escaping @Sendable (String) -> Void = { _ in }) throws -> BenchReport {
+        let volume: ReflinkVolume?
+        if plan.volume == .xfsReflink {
+            let largest = plan.sizes.max() ?? 0
+            // Room for the store and one backup of it, plus XFS's own metadata.
+            volume = try ReflinkVolume.create(bytes: largest * 5 / 2 + 2_000_000_000, log: progress)
+        } else {
+            volume = nil
+        }
+        let work = (volume?.mountPoint ?? plan.scratch).appendingPathComponent("bench-\(id)", isDirectory: true)
+        let guardian = InterruptCleanup {
+            try? FileManager.default.removeItem(at: work)
+            volume?.remove()
+        }
+        defer {
+            guardian.cancel()
+            try? FileManager.default.removeItem(at: work)
+            volume?.remove()
+        }
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+
+        var stores: [BenchReport.StoreInfo] = []
+        var results: [BenchReport.Result] = []
+        for size in plan.sizes {
+            progress("\(ByteCount.label(size)): preparing the store (generated in a child process unless cached)")
+            let entry = try prepareStore(size)
+            let manifest = entry.manifest
+            progress("\(ByteCount.label(size)): \(entry.reused ? "cached" : "generated") store \(ByteCount.format(manifest.actualBytes)), \(manifest.objects) objects, \(manifest.attachments) attachments")
+            stores.append(BenchReport.StoreInfo(targetBytes: size, actualBytes: manifest.actualBytes, databaseBytes: manifest.databaseBytes,
+                                                objects: manifest.objects, attachments: manifest.attachments))
+            var live = entry.database
+            var liveCopy: URL?
+            if volume != nil {
+                let folder = work.appendingPathComponent("store-\(ByteCount.label(size))", isDirectory: true)
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                try copyStore(entry.database, into: folder)
+                live = folder.appendingPathComponent(entry.database.lastPathComponent)
+                liveCopy = folder
+            }
+            defer { if let liveCopy { try? FileManager.default.removeItem(at: liveCopy) } }
+            for strategy in plan.strategies {
+                var rounds: [BenchReport.Round] = []
+                for round in 1...plan.rounds {
+                    let measured = try backupRound(strategy: strategy, live: live, into: work.appendingPathComponent("backup-\(strategy)-\(round)"))
+                    progress(String(format: "%@ %@ round %d/%d: %.2f s, peak RSS %@", ByteCount.label(size), strategy, round, plan.rounds,
+                                    measured.wallSeconds, ByteCount.format(measured.peakRSSBytes)))
+                    rounds.append(measured)
+                }
+                results.append(BenchReport.Result(strategy: strategy, targetBytes: size, storeBytes: manifest.actualBytes, rounds: rounds))
+            }
+            if plan.measureChecker {
+                var rounds: [BenchReport.Round] = []
+                for round in 1...plan.rounds {
+                    let measured = try checkRound(live)
+                    progress(String(format: "%@ check round %d/%d: %.2f s, peak RSS %@", ByteCount.label(size), round, plan.rounds,
+                                    measured.wallSeconds, ByteCount.format(measured.peakRSSBytes)))
+                    rounds.append(measured)
+                }
+                results.append(BenchReport.Result(strategy: BenchReport.checkerName, targetBytes: size, storeBytes: manifest.actualBytes, rounds: rounds))
+            }
+        }
+        return BenchReport(id: id, createdAt: ISO8601DateFormatter().string(from: Date()), host: .current,
+                           configuration: BenchReport.Configuration(sizes: plan.sizes, strategies: plan.strategies, blobFraction: plan.blobFraction,
+                                                                    blobSize: plan.blobSize, seed: plan.seed, rounds: plan.rounds, volume: plan.volume.rawValue),
+                           stores: stores, results: results, growth: GrowthFit.fits(results))
+    }
+
+    /// The cached store of `size`, generated if needed in a child process: generating in this process would
+    /// leave its heap large, and wait4's ru_maxrss of every later child cannot read below this process's RSS.
+    func prepareStore(_ size: Int64) throws -> StoreCache.Entry {
+        let result = try ProcessSpawn.run(plan.childExecutable, [
+            "bench-child", "--prepare-store", "--size", String(size), "--blob-fraction", String(plan.blobFraction),
+            "--blob-size", String(plan.blobSize), "--seed", String(plan.seed), "--cache", plan.cache.path,
+        ])
+        let line = result.standardOutput.split(separator: "\n").last { $0.hasPrefix("{") }
+        guard result.succeeded, let line, let entry = try? JSONDecoder().decode(StoreCache.Entry.self, from: Data(line.utf8)) else {
+            throw BenchError.childFailed("preparing the \(ByteCount.label(size)) store failed (exit \(result.exitCode)): \(result.standardError.suffix(800))")
+        }
+        return entry
+    }
+
+    /// One backup in a fresh child, into a fresh empty directory that is removed afterwards.
+    func backupRound(strategy: String, live: URL, into directory: URL) throws -> BenchReport.Round {
+        try? FileManager.default.removeItem(at: directory)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        return try measure(["bench-child", "--strategy", strategy, "--store", live.path, "--into", directory.path],
+                           what: "backup with \(strategy) of \(live.path)", resultAt: directory.appendingPathComponent(live.lastPathComponent))
+    }
+
+    /// The checker (`StoreVerifier`, what `lifeboat check` runs) in a child: it must stream, so its peak RSS
+    /// should not follow the store.
+    func checkRound(_ live: URL) throws -> BenchReport.Round {
+        try measure(["bench-child", "--check", "--store", live.path], what: "check of \(live.path)", resultAt: nil)
+    }
+
+    /// Spawns `lifeboat <arguments>`, reaps it and combines the kernel's figures with the child's own line.
+    func measure(_ arguments: [String], what: String, resultAt: URL?) throws -> BenchReport.Round {
+        let result = try ProcessSpawn.run(plan.childExecutable, arguments)
+        guard result.succeeded, let child = ChildReport.parse(result.standardOutput) else {
+            throw BenchError.childFailed("\(what) failed in the child (exit \(result.exitCode)): \(result.standardError.suffix(800))")
+        }
+        return BenchReport.Round(wallSeconds: result.wallSeconds, cpuSeconds: result.userSeconds + result.systemSeconds,
+                                 peakRSSBytes: child.highWaterRSSBytes ?? result.peakRSSBytes, waitMaxRSSBytes: result.peakRSSBytes,
+                                 spawnFloorBytes: result.spawnFloorBytes, child: child, resultBytes: resultAt.map { StoreSize.of($0) })
+    }
+
+    /// Copies a cached store (database and support folder) onto the bench volume.
+    func copyStore(_ database: URL, into folder: URL) throws {
+        let source = database.deletingLastPathComponent()
+        let name = database.deletingPathExtension().lastPathComponent
+        for item in [database.lastPathComponent, ".\(name)_SUPPORT"] {
+            let from = source.appendingPathComponent(item)
+            if FileManager.default.fileExists(atPath: from.path) {
+                try FileManager.default.copyItem(at: from, to: folder.appendingPathComponent(item))
+            }
+        }
+    }
+}
+
+extension BenchReport {
+    /// The name the checker's results carry in place of a strategy.
+    public static let checkerName = "check"
+}
+
+extension BenchReport.Host {
+    /// This machine: CPUs, memory, kernel release, and whether this build is optimized.
+    public static var current: BenchReport.Host {
+        var names = utsname()
+        uname(&names)
+        let release = withUnsafeBytes(of: &names.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        #if DEBUG
+        let configuration = "debug"
+        #else
+        let configuration = "release"
+        #endif
+        return BenchReport.Host(cpus: ProcessInfo.processInfo.activeProcessorCount,
+                                memoryBytes: Int64(ProcessInfo.processInfo.physicalMemory), kernel: release,
+                                buildConfiguration: configuration)
+    }
+}

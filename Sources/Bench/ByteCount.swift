@@ -1,0 +1,60 @@
+import Foundation
+
+/// Sizes as people write them on the command line and read them in tables: 64MB (10^6), 1GiB (2^30), 512K.
+public enum ByteCount {
+    /// Parses 64MB, 1.5GB, 200MiB, 4G, 4096 (bytes); nil when it is not a size. Units as `lifeboat generate`
+    /// reads them: KB/MB/GB are decimal, KiB/MiB/GiB and K/M/G binary.
+    public static func parse(_ text: String) -> Int64? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces).uppercased()
+        let units: [(String, Double)] = [("KIB", 1024), ("MIB", 1_048_576), ("GIB", 1_073_741_824), ("TIB", 1_099_511_627_776),
+                                         ("KB", 1e3), ("MB", 1e6), ("GB", 1e9), ("TB", 1e12),
+                                         ("K", 1024), ("M", 1_048_576), ("G", 1_073_741_824), ("B", 1)]
+        for (suffix, factor) in units where trimmed.hasSuffix(suffix) {
+            guard let number = Double(trimmed.dropLast(suffix.count)), number >= 0, number.isFinite else { return nil }
+            return Int64(number * factor)
+        }
+        guard let number = Int64(trimmed), number >= 0 else { return nil }
+        return number
+    }
+
+    /// 64MB, 1.0GB, 980kB: decimal units, as the sizes on the command line are usually given.
+    public static func format(_ bytes: Double) -> String {
+        let magnitude = abs(bytes)
+        if magnitude >= 1e9 { return String(format: "%.2fGB", bytes / 1e9) }
+        if magnitude >= 1e6 { return String(format: "%.1fMB", bytes / 1e6) }
+        if magnitude >= 1e3 { return String(format: "%.0fkB", bytes / 1e3) }
+        return String(format: "%.0fB", bytes)
+    }
+
+    public static func format(_ bytes: Int64) -> String { format(Double(bytes)) }
+
+    /// The short label of a target size: the way it was most likely typed (64MB, 1GB).
+    public static func label(_ bytes: Int64) -> String {
+        if bytes >= 1_000_000_000, bytes % 1_000_000_000 == 0 { return "\(bytes / 1_000_000_000)GB" }
+        if bytes >= 1_000_000, bytes % 1_000_000 == 0 { return "\(bytes / 1_000_000)MB" }
+        return format(bytes)
+    }
+}
+
+/// On-disk size of a store as the bench counts it: .sqlite, its -wal/-journal, and the support folder.
+public enum StoreSize {
+    public static func of(_ database: URL) -> Int64 {
+        let fileManager = FileManager.default
+        let base = database.path
+        var total: Int64 = 0
+        for path in [base, base + "-wal", base + "-journal"] { total += fileSize(path) ?? 0 }
+        let name = database.deletingPathExtension().lastPathComponent
+        let support = database.deletingLastPathComponent().appendingPathComponent(".\(name)_SUPPORT").path
+        if let walker = fileManager.enumerator(atPath: support) {
+            while let relative = walker.nextObject() as? String { total += fileSize(support + "/" + relative, regularOnly: true) ?? 0 }
+        }
+        return total
+    }
+
+    static func fileSize(_ path: String, regularOnly: Bool = false) -> Int64? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        if regularOnly, (info.st_mode & S_IFMT) != S_IFREG { return nil }
+        return Int64(info.st_size)
+    }
+}

@@ -1,0 +1,76 @@
+import ArgumentParser
+import Bench
+import Foundation
+import Runner
+
+/// `lifeboat bench`: times and measures the memory of backup strategies on generated stores of given sizes,
+/// one fresh child process per round, and writes reports/bench-<id>/ (bench.json, bench.md, bench.html).
+struct BenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Benchmark backup strategies and the checker on stores of given sizes (time, CPU, peak memory).",
+        discussion: """
+        Stores are generated once and cached (--cache, default .lifeboat-cache/ in the repository root). Every round \
+        runs in a fresh child process; wall time, CPU time and peak RSS come from wait4. With --compare, exits 1 \
+        when time or peak memory is worse than the baseline by more than --threshold. Exit 2 on bad input.
+        """)
+
+    @Option(help: "Store sizes, comma-separated (64MB, 1GB, 200MiB...).") var sizes: String = "64MB,256MB,1GB"
+    @Option(help: "Backup strategies, comma-separated.") var strategies: String = BenchPlan.defaultStrategies.joined(separator: ",")
+    @Option(help: "Share of notes with an attachment (0...1).") var blobFraction: Double = 0.1
+    @Option(help: "Rounds per strategy and size (median and min–max are reported).") var rounds: Int = 3
+    @Option(help: "ext4 (the cache's file system) or xfs-reflink (a loop-mounted XFS with reflinks; needs root).") var volume: String = "ext4"
+    @Option(help: "A bench.json to compare with; regressions exit 1.") var compare: String?
+    @Option(help: "Relative worsening of time or peak memory that counts as a regression.") var threshold: Double = 0.25
+    @Option(help: "Where reports go.") var reports: String = "reports"
+    @Option(help: "Cache of generated stores (default: .lifeboat-cache in the repository root).") var cache: String?
+    @Flag(help: "Skip measuring `lifeboat check` on each store.") var noCheck = false
+    @Option(help: .hidden) var childExecutable: String?
+
+    func validate() throws {
+        do {
+            _ = try BenchPlan.parseSizes(sizes)
+            _ = try BenchPlan.parseStrategies(strategies)
+        } catch let error as BenchError {
+            throw ValidationError(error.description)
+        }
+        guard (0...1).contains(blobFraction) else { throw ValidationError("--blob-fraction must be between 0 and 1") }
+        guard (1...100).contains(rounds) else { throw ValidationError("--rounds must be between 1 and 100") }
+        guard BenchPlan.Volume(rawValue: volume) != nil else {
+            throw ValidationError("--volume must be one of \(BenchPlan.Volume.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        guard threshold > 0, threshold.isFinite else { throw ValidationError("--threshold must be a positive fraction (0.25 is 25%)") }
+    }
+
+    func run() throws {
+        do {
+            let baseline = try compare.map { try BenchReportFiles.read(URL(cliPath: $0)) }
+            let cacheRoot = cache.map { URL(cliPath: $0) } ?? BenchDefaults.cacheDirectory()
+            var plan = BenchPlan(sizes: try BenchPlan.parseSizes(sizes), strategies: try BenchPlan.parseStrategies(strategies),
+                                 blobFraction: blobFraction, rounds: rounds, volume: BenchPlan.Volume(rawValue: volume)!,
+                                 cache: cacheRoot, scratch: cacheRoot.appendingPathComponent("work"),
+                                 childExecutable: childExecutable ?? BenchDefaults.lifeboatExecutable())
+            plan.measureChecker = !noCheck
+            let run = try RunDirectory.create(root: URL(cliPath: reports), prefix: "bench-")
+            let tty = isatty(STDOUT_FILENO) != 0
+            let report = try BenchRunner(plan: plan).run(id: run.id) { line in
+                if tty { print("  \(line)") }
+            }
+            try BenchReportFiles.write(report, to: run)
+            print(BenchTable.text(report))
+            print("report: \(run.url.path)/bench.{json,md,html} (\(URL(cliPath: reports).path)/latest)")
+            if let baseline {
+                let comparison = BaselineComparison(threshold: threshold).compare(report, baseline: baseline)
+                for item in comparison.unmatched { print("not in baseline: \(item)") }
+                for regression in comparison.regressions { print(regression) }
+                print("compared with \(compare ?? ""): \(comparison.regressions.count) regression(s) over \(Int((threshold * 100).rounded()))%")
+                if !comparison.regressions.isEmpty { throw ExitCode(1) }
+            }
+        } catch let error as BenchError {
+            switch error {
+            case .badInput, .environment: throw CLIFailure.badInput(error.description)
+            case .childFailed: throw CLIFailure.violation(error.description)
+            }
+        }
+    }
+}
