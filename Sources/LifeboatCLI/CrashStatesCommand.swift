@@ -22,9 +22,7 @@ struct CrashStatesCommand: ParsableCommand {
         let file = URL(cliPath: scenario)
         let parsed: Scenario
         do { parsed = try ScenarioParser.parse(file: file) } catch let error as ScenarioError { throw CLIFailure.badInput(error.description) }
-        var settings = ScenarioRunner.Settings(
-            reportsRoot: URL(cliPath: reports),
-            scratchRoot: scratch.map { URL(cliPath: $0) } ?? FileManager.default.temporaryDirectory.appendingPathComponent("lifeboat-scratch"))
+        var settings = ScenarioRunner.Settings.from(reports: URL(cliPath: reports), scratch: scratch.map { URL(cliPath: $0) })
         settings.progress = nil
         let (summary, _) = try CrashStateRun.run(parsed, file: file.path, settings: settings, maxPoints: maxPoints, seed: seed) { line in
             print("  " + line)

@@ -29,9 +29,7 @@ struct ExploreCommand: ParsableCommand {
         let parsed: Scenario
         do { parsed = try ScenarioParser.parse(file: file) } catch let error as ScenarioError { throw CLIFailure.badInput(error.description) }
         Interruption.install()
-        var settings = ScenarioRunner.Settings(
-            reportsRoot: URL(cliPath: reports),
-            scratchRoot: scratch.map { URL(cliPath: $0) } ?? FileManager.default.temporaryDirectory.appendingPathComponent("lifeboat-scratch"))
+        var settings = ScenarioRunner.Settings.from(reports: URL(cliPath: reports), scratch: scratch.map { URL(cliPath: $0) })
         settings.makeVolume = StoreVolumes.make
         let explorer = Explorer(base: parsed, file: file.path, seed: seed,
                                 budget: Explorer.Budget(runs: runs, seconds: timeLimit, shrinkRuns: shrinkRuns),

@@ -34,9 +34,7 @@ struct RunCommand: ParsableCommand {
             }
         }
         let showProgress = verbose || isatty(STDOUT_FILENO) != 0
-        var settings = ScenarioRunner.Settings(
-            reportsRoot: URL(cliPath: reports),
-            scratchRoot: scratch.map { URL(cliPath: $0) } ?? FileManager.default.temporaryDirectory.appendingPathComponent("lifeboat-scratch"))
+        var settings = ScenarioRunner.Settings.from(reports: URL(cliPath: reports), scratch: scratch.map { URL(cliPath: $0) })
         settings.keepScratch = keep
         if showProgress {
             settings.progress = { @Sendable (line: String) in print("  " + line) }

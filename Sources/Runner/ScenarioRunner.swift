@@ -28,6 +28,13 @@ public final class ScenarioRunner {
             self.reportsRoot = reportsRoot
             self.scratchRoot = scratchRoot
         }
+
+        /// Settings from command-line paths: scratch defaults to `$TMPDIR/lifeboat-scratch`, where the pid file of
+        /// every run's children lives too, so a later run can remove orphans.
+        public static func from(reports: URL, scratch: URL?) -> Settings {
+            Settings(reportsRoot: reports,
+                     scratchRoot: scratch ?? FileManager.default.temporaryDirectory.appendingPathComponent("lifeboat-scratch"))
+        }
     }
 
     let scenario: Scenario

@@ -11,10 +11,7 @@ public struct BackupAPIBackup: BackupStrategy {
     public var summary: String { "sqlite3_backup_step loop, N pages per step, restarts counted (+ support folder copy)" }
 
     public func backup(live: URL, into directory: URL, model: ManagedObjectModel, options: StrategyOptions) throws -> StrategyOutcome {
-        try timed {
-            guard StoreFiles(live).exists else { throw StoreError.missingStore(live.path) }
-            let target = backupStore(for: live, in: directory)
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try sqliteLevelBackup(live: live, into: directory, options: options) { target in
             let source = try PlainConnection.open(live)
             defer { try? source.close() }
             let destination = try PlainConnection.open(target)
@@ -24,15 +21,8 @@ public struct BackupAPIBackup: BackupStrategy {
             let statistics = try source.inDatabase { sourceDB in
                 try destination.inDatabase { try SQLiteBackup.copy(from: sourceDB, to: $0, options: backupOptions) }
             }
-            var outcome = StrategyOutcome(strategy: name, store: target)
-            outcome.details["steps"] = String(statistics.steps)
-            outcome.details["restarts"] = String(statistics.restarts)
-            outcome.details["busyRetries"] = String(statistics.busyRetries)
-            outcome.details["pages"] = String(statistics.pages)
-            if options.copyExternalData {
-                outcome.details["externalFiles"] = String(try ExternalDataCopy.copy(from: live, to: target))
-            }
-            return outcome
+            return ["steps": String(statistics.steps), "restarts": String(statistics.restarts),
+                    "busyRetries": String(statistics.busyRetries), "pages": String(statistics.pages)]
         }
     }
 }
@@ -45,10 +35,7 @@ public struct VacuumIntoBackup: BackupStrategy {
     public var summary: String { "VACUUM INTO a new file (consistent snapshot; error if the destination is not empty) + support folder copy" }
 
     public func backup(live: URL, into directory: URL, model: ManagedObjectModel, options: StrategyOptions) throws -> StrategyOutcome {
-        try timed {
-            guard StoreFiles(live).exists else { throw StoreError.missingStore(live.path) }
-            let target = backupStore(for: live, in: directory)
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try sqliteLevelBackup(live: live, into: directory, options: options) { target in
             let source = try PlainConnection.open(live)
             defer { try? source.close() }
             do {
@@ -56,11 +43,7 @@ public struct VacuumIntoBackup: BackupStrategy {
             } catch let error as DatabaseError {
                 throw StoreError.sqlite("VACUUM INTO \(target.path): \(error.message ?? "\(error)")")
             }
-            var outcome = StrategyOutcome(strategy: name, store: target)
-            if options.copyExternalData {
-                outcome.details["externalFiles"] = String(try ExternalDataCopy.copy(from: live, to: target))
-            }
-            return outcome
+            return [:]
         }
     }
 }
@@ -72,10 +55,7 @@ public struct SQLite3CLIBackup: BackupStrategy {
     public var summary: String { "the sqlite3 shell's .backup command in a child process + support folder copy" }
 
     public func backup(live: URL, into directory: URL, model: ManagedObjectModel, options: StrategyOptions) throws -> StrategyOutcome {
-        try timed {
-            guard StoreFiles(live).exists else { throw StoreError.missingStore(live.path) }
-            let target = backupStore(for: live, in: directory)
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try sqliteLevelBackup(live: live, into: directory, options: options) { target in
             guard let sqlite3 = ChildProcess.findExecutable("sqlite3") else {
                 throw StoreError.io("sqlite3-cli: no sqlite3 binary on PATH (apt-get install sqlite3)")
             }
@@ -85,7 +65,23 @@ public struct SQLite3CLIBackup: BackupStrategy {
             guard result.status == 0 else {
                 throw StoreError.io("sqlite3 .backup exited with \(result.status): \(result.output.suffix(500))")
             }
+            return [:]
+        }
+    }
+}
+
+extension BackupStrategy {
+    /// The frame the raw SQLite methods share: check the source, make the directory, copy the database with
+    /// `copyDatabase` (which returns its details), then copy the support folder, which raw SQLite knows nothing
+    /// of, unless the options say not to.
+    func sqliteLevelBackup(live: URL, into directory: URL, options: StrategyOptions,
+                           copyDatabase: (URL) throws -> [String: String]) throws -> StrategyOutcome {
+        try timed {
+            guard StoreFiles(live).exists else { throw StoreError.missingStore(live.path) }
+            let target = backupStore(for: live, in: directory)
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             var outcome = StrategyOutcome(strategy: name, store: target)
+            outcome.details = try copyDatabase(target)
             if options.copyExternalData {
                 outcome.details["externalFiles"] = String(try ExternalDataCopy.copy(from: live, to: target))
             }
