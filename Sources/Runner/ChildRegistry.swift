@@ -1,8 +1,9 @@
+import FaultFS
 import Foundation
 
 /// Child processes of a run (writers, backup and restore steps), started with posix_spawn through Foundation's
-/// Process, their output in log files, and a pid file so a runner killed with SIGKILL has its orphans removed by
-/// the next run.
+/// Process, their output in log files, and a pid file (runner pid first, then its children) so a runner killed
+/// with SIGKILL has its orphans, mounts and scratch removed by the next run.
 public final class ChildRegistry: @unchecked Sendable {
     public final class Child {
         public let name: String
@@ -26,20 +27,42 @@ public final class ChildRegistry: @unchecked Sendable {
         self.pidFile = pidFile
         self.logDirectory = logDirectory
         try FileManager.default.createDirectory(at: logDirectory, withIntermediateDirectories: true)
+        try (String(getpid()) + "\n").write(to: pidFile, atomically: true, encoding: .utf8)
     }
 
-    /// Kills processes listed in a pid file left by an earlier runner, if they are still Lifeboat's.
-    public static func reapOrphans(pidFile: URL) -> Int {
-        guard let text = try? String(contentsOf: pidFile, encoding: .utf8) else { return 0 }
-        var killed = 0
-        for line in text.split(separator: "\n") {
-            guard let pid = Int32(line.trimmingCharacters(in: .whitespaces)), pid > 1,
-                  let cmdline = try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8),
-                  cmdline.contains("lifeboat") else { continue }
-            if kill(pid, SIGKILL) == 0 { killed += 1 }
+    /// What an earlier run that died left behind: its children killed, its FaultFS mounts cleared, its scratch
+    /// directory removed. A run is dead when the runner pid on the first line of its pid file is gone; runs whose
+    /// runner lives (another `lifeboat run` sharing the scratch root) are left alone.
+    public struct Leftovers: Sendable {
+        public var processes = 0
+        public var mounts = 0
+        public var directories = 0
+    }
+
+    public static func reapDeadRuns(in scratchRoot: URL) -> Leftovers {
+        var leftovers = Leftovers()
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: scratchRoot.path)) ?? []
+        for name in names where name.hasSuffix(".pids") {
+            let file = scratchRoot.appendingPathComponent(name)
+            let lines = ((try? String(contentsOf: file, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+            if let runner = lines.first.flatMap({ Int32($0.trimmingCharacters(in: .whitespaces)) }), isLifeboat(runner) { continue }
+            for line in lines.dropFirst() {
+                guard let pid = Int32(line.trimmingCharacters(in: .whitespaces)), pid > 1, isLifeboat(pid) else { continue }
+                if kill(pid, SIGKILL) == 0 { leftovers.processes += 1 }
+            }
+            let directory = scratchRoot.appendingPathComponent(String(name.dropLast(".pids".count)))
+            leftovers.mounts += FaultFSMount.cleanStaleMounts(under: directory).count
+            if FileManager.default.fileExists(atPath: directory.path), (try? FileManager.default.removeItem(at: directory)) != nil {
+                leftovers.directories += 1
+            }
+            try? FileManager.default.removeItem(at: file)
         }
-        try? FileManager.default.removeItem(at: pidFile)
-        return killed
+        return leftovers
+    }
+
+    static func isLifeboat(_ pid: Int32) -> Bool {
+        guard kill(pid, 0) == 0, let cmdline = try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8) else { return false }
+        return cmdline.contains("lifeboat") || cmdline.contains("LifeboatPackageTests") || cmdline.contains("faultfs")
     }
 
     public func start(_ name: String, executable: URL, arguments: [String], environment: [String: String] = [:]) throws -> Child {
@@ -61,7 +84,7 @@ public final class ChildRegistry: @unchecked Sendable {
         try? handle.close()
         let child = Child(name: name, process: process, log: log)
         lock.withLock { children.append(child) }
-        try? (lock.withLock { children.map { String($0.process.processIdentifier) } }.joined(separator: "\n") + "\n")
+        try? (([String(getpid())] + lock.withLock { children.map { String($0.process.processIdentifier) } }).joined(separator: "\n") + "\n")
             .write(to: pidFile, atomically: true, encoding: .utf8)
         return child
     }

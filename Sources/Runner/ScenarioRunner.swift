@@ -81,11 +81,13 @@ public final class ScenarioRunner {
         let runDirectory = try RunDirectory.create(root: settings.reportsRoot)
         let scratch = settings.scratchRoot.appendingPathComponent("run-\(runDirectory.id)")
         scratchDirectory = scratch
-        let pidFile = settings.scratchRoot.appendingPathComponent("children.pid")
-        let orphans = ChildRegistry.reapOrphans(pidFile: pidFile)
+        let pidFile = settings.scratchRoot.appendingPathComponent("run-\(runDirectory.id).pids")
+        let leftovers = ChildRegistry.reapDeadRuns(in: settings.scratchRoot)
         epoch = Date().timeIntervalSince1970
         let startedAt = ISO8601DateFormatter().string(from: Date())
-        if orphans > 0 { note("runner", .note, "killed \(orphans) orphaned process(es) of an earlier run") }
+        if leftovers.processes + leftovers.mounts + leftovers.directories > 0 {
+            note("runner", .note, "cleaned up after a run that died: \(leftovers.processes) process(es) killed, \(leftovers.mounts) FaultFS mount(s) cleared, \(leftovers.directories) scratch director(ies) removed")
+        }
         defer { if !settings.keepScratch { try? FileManager.default.removeItem(at: scratch) } }
         let children = try ChildRegistry(pidFile: pidFile, logDirectory: scratch.appendingPathComponent("logs"))
         defer { children.finish() }
