@@ -93,7 +93,7 @@ import Testing
                 case .truncate(let s):
                     if Int(s) < model.count { model.removeLast(model.count - Int(s)) } else { model += [UInt8](repeating: 0, count: Int(s) - model.count) }
                 case .zero(let o, let l):
-                    for j in Int(o)..<min(model.count, Int(o + l)) { model[j] = 0 }
+                    if Int(o) < model.count { for j in Int(o)..<min(model.count, Int(o + l)) { model[j] = 0 } }
                 case .applied: break
                 }
             }
