@@ -111,7 +111,11 @@ final class FaultFileSystem: Sendable {
             if !path.isEmpty { s.overlays[ino]!.pathHint = path }
             return 0
         }
-        let rw = Glibc.open("/proc/self/fd/\(fd)", O_RDWR | O_CLOEXEC)
+        // Our own descriptor, so the overlay outlives the handle: a dup when the handle is read-write (every
+        // writable handle is: see backingFlags), else a read-write reopen of the same inode.
+        let rw = (fcntl(fd, F_GETFL) & O_ACCMODE) == O_RDWR
+            ? fcntl(fd, F_DUPFD_CLOEXEC, 0)
+            : Glibc.open("/proc/self/fd/\(fd)", O_RDWR | O_CLOEXEC)
         if rw < 0 { return -errno }
         var st = stat()
         if fstat(rw, &st) != 0 { let e = errno; close(rw); return -e }
@@ -173,11 +177,7 @@ final class FaultFileSystem: Sendable {
             let r = datasync ? fdatasync(fallbackFD) : Glibc.fsync(fallbackFD)
             return (r == 0 ? 0 : -errno, [])
         }
-        var result: Int32 = 0
-        for op in snap.ops {
-            result = FileOverlay.apply(op.kind, to: snap.fd)
-            if result != 0 { break }
-        }
+        var result = FileOverlay.applyCoalesced(snap.ops, to: snap.fd)
         if result == 0 {
             result = (datasync ? fdatasync(snap.fd) : Glibc.fsync(snap.fd)) == 0 ? 0 : -errno
         }
