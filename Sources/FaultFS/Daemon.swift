@@ -13,11 +13,13 @@ public struct DaemonOptions: Sendable, Equatable {
     public var log: String?
     public var logData = false
     public var seed: UInt64 = 0
+    /// Upper bound on FUSE worker threads (the loop is always multithreaded).
+    public var maxThreads = 16
 
     public init(backing: String, mountpoint: String, control: String? = nil, log: String? = nil,
-                logData: Bool = false, seed: UInt64 = 0) {
+                logData: Bool = false, seed: UInt64 = 0, maxThreads: Int = 16) {
         self.backing = backing; self.mountpoint = mountpoint; self.control = control; self.log = log
-        self.logData = logData; self.seed = seed
+        self.logData = logData; self.seed = seed; self.maxThreads = maxThreads
     }
 
     public var controlPath: String { control ?? StaleMounts.canonical(mountpoint) + ".ctl" }
@@ -97,7 +99,7 @@ public enum FaultFSDaemon {
         FileHandle.standardError.write(Data("faultfs: mounted \(backingRoot) on \(mountRoot), control \(o.controlPath), pid \(getpid())\n".utf8))
 
         let config = fuse_loop_cfg_create()
-        fuse_loop_cfg_set_max_threads(config, 16)
+        fuse_loop_cfg_set_max_threads(config, UInt32(o.maxThreads))
         let loopResult = cfuse_loop_mt(fuse, config)
         fuse_loop_cfg_destroy(config)
 
