@@ -15,6 +15,9 @@ public struct DaemonOptions: Sendable, Equatable {
     public var seed: UInt64 = 0
     /// Upper bound on FUSE worker threads (the loop is always multithreaded).
     public var maxThreads = 16
+    /// Shut down cleanly when the process that started the daemon dies (even by SIGKILL), so a killed test
+    /// runner leaves no mount behind.
+    public var exitWithParent = false
 
     public init(backing: String, mountpoint: String, control: String? = nil, log: String? = nil,
                 logData: Bool = false, seed: UInt64 = 0, maxThreads: Int = 16) {
@@ -96,6 +99,19 @@ public enum FaultFSDaemon {
             return fail("\(error)")
         }
         fs.logOp("mount", mountRoot, result: 0) { $0.path2 = backingRoot; $0.detail = "seed=\(o.seed)" }
+        if o.exitWithParent {
+            let parent = getppid()
+            Thread.detachNewThread {
+                while !fs.stopping.load(ordering: .relaxed) {
+                    if getppid() != parent {
+                        FileHandle.standardError.write(Data("faultfs: parent \(parent) exited, shutting down\n".utf8))
+                        fs.requestStop()
+                        return
+                    }
+                    usleep(200_000)
+                }
+            }
+        }
         FileHandle.standardError.write(Data("faultfs: mounted \(backingRoot) on \(mountRoot), control \(o.controlPath), pid \(getpid())\n".utf8))
 
         let config = fuse_loop_cfg_create()
