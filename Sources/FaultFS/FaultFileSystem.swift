@@ -137,12 +137,14 @@ final class FaultFileSystem: Sendable {
     }
 
     /// Logical size of `ino` when it has unsynced data.
-    func pendingSize(_ ino: UInt64) -> Int64? { state.withLock { $0.overlays[ino]?.logicalSize } }
+    func pendingSize(_ ino: UInt64) -> Int64? {
+        state.withLock { s in s.overlays[ino].flatMap { $0.ops.isEmpty ? nil : $0.logicalSize } }
+    }
 
     /// Reads through the overlay when `ino` has one; nil means "no overlay, read the backing file directly".
     func readMerged(ino: UInt64, into buf: UnsafeMutableRawBufferPointer, at offset: Int64) -> Int? {
         state.withLock { s -> Int? in
-            guard let ov = s.overlays[ino] else { return nil }
+            guard let ov = s.overlays[ino], !ov.ops.isEmpty else { return nil }
             let n = Int(max(0, min(Int64(buf.count), ov.logicalSize - offset)))
             if n == 0 { return 0 }
             let part = UnsafeMutableRawBufferPointer(rebasing: buf[0..<n])
@@ -186,15 +188,24 @@ final class FaultFileSystem: Sendable {
             guard result == 0, var ov = s.overlays[ino] else { return [] }
             let done = snap.ops.map(\.seq)
             ov.ops.removeFirst(min(snap.ops.count, ov.ops.count))
-            if ov.ops.isEmpty {
-                close(ov.fd)
-                s.overlays.removeValue(forKey: ino)
-            } else {
-                s.overlays[ino] = ov
-            }
+            // An overlay without ops stays (idle) while the file is open: its descriptor is reused by the
+            // next write instead of a dup/close per transaction; release() drops it.
+            s.overlays[ino] = ov
             return done
         }
         return (result, synced)
+    }
+
+    /// Closes an idle overlay (no pending ops) once no handle refers to its inode.
+    func dropIdleOverlay(ino: UInt64) {
+        let stillOpen = handles.withLock { $0.values.contains { $0.ino == ino } }
+        if stillOpen { return }
+        state.withLock { s in
+            if let ov = s.overlays[ino], ov.ops.isEmpty, !s.syncing.contains(ino) {
+                close(ov.fd)
+                s.overlays.removeValue(forKey: ino)
+            }
+        }
     }
 
     /// fsync-fail-clean: the file's unsynced data is dropped as if it had been written (fsyncgate).
