@@ -92,7 +92,8 @@ final class FaultFileSystem: Sendable {
         return handles.withLock { $0.values.filter { $0.epoch != e }.count }
     }
 
-    /// Closes every backing descriptor we hold (shutdown: files are closed before unmounting).
+    /// Closes every backing descriptor we hold, handles and overlays (shutdown: files are closed before
+    /// unmounting).
     func closeAllHandles() {
         let all = handles.withLock { h -> [OpenFile] in
             let v = Array(h.values)
@@ -100,6 +101,11 @@ final class FaultFileSystem: Sendable {
             return v
         }
         for f in all { close(f.fd) }
+        // Overlay descriptors too (after sync-all only idle ones remain).
+        state.withLock { s in
+            for ov in s.overlays.values { close(ov.fd) }
+            s.overlays.removeAll()
+        }
     }
 
     // MARK: Unsynced data
