@@ -63,7 +63,9 @@ for writers in 1 3; do
   n=$(median < "$WORK/native.times"); f=$(median < "$WORK/faultfs.times")
   printf "%d writer(s): native median %.3f s  [%s]\n" "$writers" "$n" "$(tr '\n' ' ' < "$WORK/native.times")"
   printf "%d writer(s): faultfs median %.3f s  [%s]\n" "$writers" "$f" "$(tr '\n' ' ' < "$WORK/faultfs.times")"
-  printf "%d writer(s): ratio faultfs/native = %.2f\n" "$writers" "$(echo "$f / $n" | bc -l)"
+  printf "%d writer(s): ratio faultfs/native = %.2f (of medians)\n" "$writers" "$(echo "$f / $n" | bc -l)"
+  paired=$(paste "$WORK/native.times" "$WORK/faultfs.times" | awk '{printf "%.4f\n", $2 / $1}' | median)
+  printf "%d writer(s): median of per-round ratios = %.2f (each round runs native then faultfs back to back)\n" "$writers" "$paired"
 done
 "$FAULTFS" ctl "$WORK/ctl" shutdown >/dev/null
 wait $DAEMON || true

@@ -76,7 +76,7 @@ struct Backing: Sendable {
         _ = unlinkat(dirFD, rel, AT_REMOVEDIR)
     }
 
-    /// Names in a directory (relative path), without "." and "..".
+    /// Whether a directory (relative path) has no entries besides "." and "..".
     func isEmptyDirectory(_ rel: String) -> Bool {
         let fd = openat(dirFD, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0, let d = fdopendir(fd) else { if fd >= 0 { close(fd) }; return false }

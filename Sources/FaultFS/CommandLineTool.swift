@@ -8,7 +8,8 @@ import Glibc
 public enum FaultFSCommandLine {
     public static let usage = """
     usage:
-      faultfs mount BACKING MOUNTPOINT [--control SOCKET] [--log FILE] [--log-data] [--seed N]
+      faultfs mount BACKING MOUNTPOINT [--control SOCKET] [--log FILE] [--log-data] [--seed N] [--max-threads N]
+                                         [--exit-with-parent]
       faultfs ctl SOCKET VERB [ARGS]     verbs: ping, rules, status, sync-all, clear, shutdown,
                                           disarm ID, crash keep-none|keep-prefix N|torn [zeros|garbage]|reorder,
                                           log-mark LABEL, arm RULE_JSON, raw REQUEST_JSON
@@ -46,13 +47,13 @@ public enum FaultFSCommandLine {
     /// Parses `mount` arguments.
     public static func parseMount(_ args: [String]) -> Result<DaemonOptions, FaultFSError> {
         var positional: [String] = []
-        var control: String?, log: String?, logData = false, seed: UInt64 = 0
+        var control: String?, log: String?, logData = false, seed: UInt64 = 0, maxThreads = 16, exitWithParent = false
         var i = 0
         while i < args.count {
             let a = args[i]
             func value() -> String? { i + 1 < args.count ? args[i + 1] : nil }
             switch a {
-            case "--control", "--log", "--seed":
+            case "--control", "--log", "--seed", "--max-threads":
                 guard let v = value() else { return .failure(.badRequest("\(a) needs a value")) }
                 if a == "--control" { control = v }
                 if a == "--log" { log = v }
@@ -60,9 +61,16 @@ public enum FaultFSCommandLine {
                     guard let s = UInt64(v) else { return .failure(.badRequest("--seed needs an unsigned integer, got \(v)")) }
                     seed = s
                 }
+                if a == "--max-threads" {
+                    guard let n = Int(v), (2...256).contains(n) else { return .failure(.badRequest("--max-threads needs 2...256, got \(v)")) }
+                    maxThreads = n
+                }
                 i += 2
             case "--log-data":
                 logData = true
+                i += 1
+            case "--exit-with-parent":
+                exitWithParent = true
                 i += 1
             default:
                 if a.hasPrefix("-") { return .failure(.badRequest("unknown option \(a)")) }
@@ -72,8 +80,10 @@ public enum FaultFSCommandLine {
         }
         guard positional.count == 2 else { return .failure(.badRequest("mount needs BACKING and MOUNTPOINT")) }
         if logData && log == nil { return .failure(.badRequest("--log-data needs --log")) }
-        return .success(DaemonOptions(backing: positional[0], mountpoint: positional[1], control: control, log: log,
-                                      logData: logData, seed: seed))
+        var options = DaemonOptions(backing: positional[0], mountpoint: positional[1], control: control, log: log,
+                                    logData: logData, seed: seed, maxThreads: maxThreads)
+        options.exitWithParent = exitWithParent
+        return .success(options)
     }
 
     static func mount(_ args: [String]) -> Int32 {

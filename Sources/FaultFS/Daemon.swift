@@ -13,11 +13,16 @@ public struct DaemonOptions: Sendable, Equatable {
     public var log: String?
     public var logData = false
     public var seed: UInt64 = 0
+    /// Upper bound on FUSE worker threads (the loop is always multithreaded).
+    public var maxThreads = 16
+    /// Shut down cleanly when the process that started the daemon dies (even by SIGKILL), so a killed test
+    /// runner leaves no mount behind.
+    public var exitWithParent = false
 
     public init(backing: String, mountpoint: String, control: String? = nil, log: String? = nil,
-                logData: Bool = false, seed: UInt64 = 0) {
+                logData: Bool = false, seed: UInt64 = 0, maxThreads: Int = 16) {
         self.backing = backing; self.mountpoint = mountpoint; self.control = control; self.log = log
-        self.logData = logData; self.seed = seed
+        self.logData = logData; self.seed = seed; self.maxThreads = maxThreads
     }
 
     public var controlPath: String { control ?? StaleMounts.canonical(mountpoint) + ".ctl" }
@@ -81,6 +86,12 @@ public enum FaultFSDaemon {
         for signal in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&unblock, signal) }
         pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
         fuse_set_signal_handlers(session)
+        // A parent may have spawned us with signals blocked; the stop path relies on SIGTERM reaching the
+        // loop thread.
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        for sig in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&unblock, sig) }
+        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
         fs.fuseHandle.store(UInt(bitPattern: fuse), ordering: .relaxed)
         fs.loopThread.store(UInt(pthread_self()), ordering: .relaxed)
 
@@ -94,10 +105,23 @@ public enum FaultFSDaemon {
             return fail("\(error)")
         }
         fs.logOp("mount", mountRoot, result: 0) { $0.path2 = backingRoot; $0.detail = "seed=\(o.seed)" }
+        if o.exitWithParent {
+            let parent = getppid()
+            Thread.detachNewThread {
+                while !fs.stopping.load(ordering: .relaxed) {
+                    if getppid() != parent {
+                        FileHandle.standardError.write(Data("faultfs: parent \(parent) exited, shutting down\n".utf8))
+                        fs.requestStop()
+                        return
+                    }
+                    usleep(200_000)
+                }
+            }
+        }
         FileHandle.standardError.write(Data("faultfs: mounted \(backingRoot) on \(mountRoot), control \(o.controlPath), pid \(getpid())\n".utf8))
 
         let config = fuse_loop_cfg_create()
-        fuse_loop_cfg_set_max_threads(config, 16)
+        fuse_loop_cfg_set_max_threads(config, UInt32(o.maxThreads))
         let loopResult = cfuse_loop_mt(fuse, config)
         fuse_loop_cfg_destroy(config)
 

@@ -32,6 +32,7 @@ public final class FaultFSMount: Sendable {
 
     /// Spawns the daemon and waits (up to `timeout` seconds) until it answers ping and the mount shows in
     /// /proc/mounts. Cleans stale mounts under `mountpoint` first. Throws with the daemon's output on failure.
+    /// The daemon shuts itself down cleanly if this process dies without calling `unmount()`.
     public static func start(backing: URL, mountpoint: URL, executable: URL? = nil, seed: UInt64 = 0,
                              log: URL? = nil, logData: Bool = false, controlSocket: URL? = nil,
                              timeout: Double = 20) throws -> FaultFSMount {
@@ -43,7 +44,7 @@ public final class FaultFSMount: Sendable {
             socket = "/tmp/faultfs-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).ctl"
         }
         let output = URL(fileURLWithPath: mnt + ".daemon.log")
-        var args = ["mount", backing.path, mountpoint.path, "--control", socket, "--seed", String(seed)]
+        var args = ["mount", backing.path, mountpoint.path, "--control", socket, "--seed", String(seed), "--exit-with-parent"]
         if let log { args += ["--log", log.path] }
         if logData { args.append("--log-data") }
         let pid = try Spawn.start(exe.path, args, outputPath: output.path)

@@ -68,7 +68,7 @@ extension FaultFileSystem {
                             }
                         }
                     }
-                    _ = Glibc.fsync(ov.fd)
+                    if !ov.ops.isEmpty { _ = Glibc.fsync(ov.fd) }
                     close(ov.fd)
                 }
                 s.overlays.removeAll()
@@ -123,7 +123,10 @@ extension FaultFileSystem {
     func syncAll() -> Int {
         let inos: [(UInt64, Int32)] = state.withLock { s in s.overlays.map { ($0.key, $0.value.fd) } }
         var synced: [UInt64] = []
-        for (ino, fd) in inos { synced += syncFile(ino: ino, fd: fd, datasync: false).1 }
+        for (ino, fd) in inos {
+            synced += syncFile(ino: ino, fd: fd, datasync: false).1
+            dropIdleOverlay(ino: ino)
+        }
         let entries: [NamespaceOp] = state.withLock { s in
             let e = s.entries
             s.entries.removeAll()
@@ -139,7 +142,7 @@ extension FaultFileSystem {
 
     func status() -> StatusReport {
         let (files, entries, crashes): ([FileStatus], [PendingEntry], Int) = state.withLock { s in
-            let files = s.overlays.map {
+            let files = s.overlays.filter { !$0.value.ops.isEmpty }.map {
                 FileStatus(path: $0.value.pathHint, ino: $0.key, pendingOps: $0.value.ops.count,
                            unsyncedBytes: $0.value.unsyncedBytes, logicalSize: $0.value.logicalSize)
             }.sorted { $0.path < $1.path }

@@ -92,7 +92,8 @@ final class FaultFileSystem: Sendable {
         return handles.withLock { $0.values.filter { $0.epoch != e }.count }
     }
 
-    /// Closes every backing descriptor we hold (shutdown: files are closed before unmounting).
+    /// Closes every backing descriptor we hold, handles and overlays (shutdown: files are closed before
+    /// unmounting).
     func closeAllHandles() {
         let all = handles.withLock { h -> [OpenFile] in
             let v = Array(h.values)
@@ -100,6 +101,11 @@ final class FaultFileSystem: Sendable {
             return v
         }
         for f in all { close(f.fd) }
+        // Overlay descriptors too (after sync-all only idle ones remain).
+        state.withLock { s in
+            for ov in s.overlays.values { close(ov.fd) }
+            s.overlays.removeAll()
+        }
     }
 
     // MARK: Unsynced data
@@ -111,7 +117,11 @@ final class FaultFileSystem: Sendable {
             if !path.isEmpty { s.overlays[ino]!.pathHint = path }
             return 0
         }
-        let rw = Glibc.open("/proc/self/fd/\(fd)", O_RDWR | O_CLOEXEC)
+        // Our own descriptor, so the overlay outlives the handle: a dup when the handle is read-write (every
+        // writable handle is: see backingFlags), else a read-write reopen of the same inode.
+        let rw = (fcntl(fd, F_GETFL) & O_ACCMODE) == O_RDWR
+            ? fcntl(fd, F_DUPFD_CLOEXEC, 0)
+            : Glibc.open("/proc/self/fd/\(fd)", O_RDWR | O_CLOEXEC)
         if rw < 0 { return -errno }
         var st = stat()
         if fstat(rw, &st) != 0 { let e = errno; close(rw); return -e }
@@ -133,12 +143,14 @@ final class FaultFileSystem: Sendable {
     }
 
     /// Logical size of `ino` when it has unsynced data.
-    func pendingSize(_ ino: UInt64) -> Int64? { state.withLock { $0.overlays[ino]?.logicalSize } }
+    func pendingSize(_ ino: UInt64) -> Int64? {
+        state.withLock { s in s.overlays[ino].flatMap { $0.ops.isEmpty ? nil : $0.logicalSize } }
+    }
 
     /// Reads through the overlay when `ino` has one; nil means "no overlay, read the backing file directly".
     func readMerged(ino: UInt64, into buf: UnsafeMutableRawBufferPointer, at offset: Int64) -> Int? {
         state.withLock { s -> Int? in
-            guard let ov = s.overlays[ino] else { return nil }
+            guard let ov = s.overlays[ino], !ov.ops.isEmpty else { return nil }
             let n = Int(max(0, min(Int64(buf.count), ov.logicalSize - offset)))
             if n == 0 { return 0 }
             let part = UnsafeMutableRawBufferPointer(rebasing: buf[0..<n])
@@ -173,11 +185,7 @@ final class FaultFileSystem: Sendable {
             let r = datasync ? fdatasync(fallbackFD) : Glibc.fsync(fallbackFD)
             return (r == 0 ? 0 : -errno, [])
         }
-        var result: Int32 = 0
-        for op in snap.ops {
-            result = FileOverlay.apply(op.kind, to: snap.fd)
-            if result != 0 { break }
-        }
+        var result = FileOverlay.applyCoalesced(snap.ops, to: snap.fd)
         if result == 0 {
             result = (datasync ? fdatasync(snap.fd) : Glibc.fsync(snap.fd)) == 0 ? 0 : -errno
         }
@@ -186,15 +194,24 @@ final class FaultFileSystem: Sendable {
             guard result == 0, var ov = s.overlays[ino] else { return [] }
             let done = snap.ops.map(\.seq)
             ov.ops.removeFirst(min(snap.ops.count, ov.ops.count))
-            if ov.ops.isEmpty {
-                close(ov.fd)
-                s.overlays.removeValue(forKey: ino)
-            } else {
-                s.overlays[ino] = ov
-            }
+            // An overlay without ops stays (idle) while the file is open: its descriptor is reused by the
+            // next write instead of a dup/close per transaction; release() drops it.
+            s.overlays[ino] = ov
             return done
         }
         return (result, synced)
+    }
+
+    /// Closes an idle overlay (no pending ops) once no handle refers to its inode.
+    func dropIdleOverlay(ino: UInt64) {
+        let stillOpen = handles.withLock { $0.values.contains { $0.ino == ino } }
+        if stillOpen { return }
+        state.withLock { s in
+            if let ov = s.overlays[ino], ov.ops.isEmpty, !s.syncing.contains(ino) {
+                close(ov.fd)
+                s.overlays.removeValue(forKey: ino)
+            }
+        }
     }
 
     /// fsync-fail-clean: the file's unsynced data is dropped as if it had been written (fsyncgate).

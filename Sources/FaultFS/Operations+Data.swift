@@ -230,7 +230,7 @@ extension FaultFileSystem {
         let (fail, fault) = injected(.copyFileRange, pin, pout)
         if let fail { return Int(fail) }
         let direct: Int? = state.withLock { s -> Int? in
-            guard s.overlays[hin.ino] == nil, s.overlays[hout.ino] == nil,
+            guard s.overlays[hin.ino]?.ops.isEmpty ?? true, s.overlays[hout.ino]?.ops.isEmpty ?? true,
                   !s.syncing.contains(hin.ino), !s.syncing.contains(hout.ino) else { return nil }
             var st = stat()
             fstat(hout.fd, &st)
@@ -289,6 +289,7 @@ extension FaultFileSystem {
     func release(_ path: String?, _ fi: UnsafeMutablePointer<fuse_file_info>?) -> Int32 {
         guard let fi, let h = removeHandle(fi.pointee.fh) else { return 0 }
         Glibc.close(h.fd)
+        dropIdleOverlay(ino: h.ino)
         return 0
     }
 }

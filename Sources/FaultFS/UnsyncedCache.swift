@@ -105,6 +105,30 @@ struct FileOverlay: Sendable {
         }
     }
 
+    /// Applies ops in order, merging runs of back-to-back writes (SQLite's WAL frame header + page) into
+    /// one pwrite. Returns 0 or -errno.
+    static func applyCoalesced(_ ops: [PendingDataOp], to fd: Int32) -> Int32 {
+        var i = 0
+        while i < ops.count {
+            guard case .write(let off, let first) = ops[i].kind else {
+                let r = apply(ops[i].kind, to: fd)
+                if r != 0 { return r }
+                i += 1
+                continue
+            }
+            var run = first
+            var j = i + 1
+            while j < ops.count, case .write(let o, let d) = ops[j].kind, o == off + Int64(run.count) {
+                run.append(d)
+                j += 1
+            }
+            let r = run.withUnsafeBytes { pwriteAll(fd, $0, off) }
+            if r != 0 { return r }
+            i = j
+        }
+        return 0
+    }
+
     /// Undoes an `.applied` op (restores the old bytes and size).
     static func revert(_ kind: PendingDataOp.Kind, on fd: Int32) -> Int32 {
         guard case .applied(let o, let old, let oldSize, _) = kind else { return 0 }

@@ -1,3 +1,4 @@
+import CLifeboatSys
 import Foundation
 import Testing
 @testable import FaultFS
@@ -157,6 +158,34 @@ extension MountTests {
                 #expect(try m.fs.syncAll() >= 3)
                 try m.fs.crash(.keepNone)
                 #expect(Posix.contents(m.path("dir/f")) == [1, 2])
+            }
+        }
+
+        @Test func backingCopyFileRangeAndTruncateAreUndoneOrKeptByACrash() throws {
+            for keep in [0, 1] {
+                try withMount { m in
+                    let payload = [UInt8]((0..<6000).map { UInt8($0 % 253) })
+                    durableFile(m, "src", payload)
+                    durableFile(m, "dst", [UInt8](repeating: 0x6f, count: 100))
+                    let src = open(m.path("src"), O_RDONLY), dst = open(m.path("dst"), O_RDWR)
+                    #expect(src >= 0 && dst >= 0)
+                    var inOff: Int64 = 0, outOff: Int64 = 50
+                    var copied = 0
+                    while copied < 6000 {
+                        let n = Int(lb_copy_file_range(src, &inOff, dst, &outOff, 6000 - copied, 0))
+                        if n <= 0 { break }
+                        copied += n
+                    }
+                    #expect(copied == 6000)
+                    close(src); close(dst)
+                    #expect(Glibc.truncate(m.path("src"), 10) == 0)
+                    // The copy ran on the backing file; the crash model still treats it as unsynced.
+                    #expect(try m.fs.status().files.map(\.path).sorted() == ["/dst", "/src"])
+                    try m.fs.crash(.keepPrefix(keep))
+                    let old = [UInt8](repeating: 0x6f, count: 100)
+                    #expect(Posix.contents(m.path("dst")) == (keep == 0 ? old : Array(old[0..<50]) + payload))
+                    #expect(Posix.contents(m.path("src")) == payload)
+                }
             }
         }
     }

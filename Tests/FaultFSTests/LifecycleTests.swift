@@ -131,5 +131,27 @@ extension MountTests {
                 #expect(seqs == seqs.sorted() || Set(seqs).count == seqs.count)
             }
         }
+
+        /// A daemon started with --exit-with-parent (as FaultFSMount does) unmounts when its parent is SIGKILLed.
+        @Test func daemonUnmountsWhenItsParentIsKilled() throws {
+            let tmpl = strdup("/tmp/ffs-XXXXXX")!
+            defer { free(tmpl) }
+            let root = String(cString: mkdtemp(tmpl)!)
+            defer { try? FileManager.default.removeItem(atPath: root) }
+            for d in ["b", "m"] { #expect(mkdir(root + "/" + d, 0o755) == 0) }
+            let exe = try FaultFSMount.locateExecutable().path
+            let shell = try Spawn.start("/bin/sh", ["-c", "'\(exe)' mount '\(root)/b' '\(root)/m' --exit-with-parent & wait"])
+            for _ in 0..<500 where !StaleMounts.isMounted(root + "/m") { usleep(10_000) }
+            #expect(StaleMounts.isMounted(root + "/m"))
+            #expect(Posix.write(root + "/m/f", [1]) == .ok(1))
+            #expect(kill(shell, SIGKILL) == 0)
+            var status: Int32 = 0
+            waitpid(shell, &status, 0)
+            for _ in 0..<500 where StaleMounts.isMounted(root + "/m") { usleep(10_000) }
+            #expect(!StaleMounts.isMounted(root + "/m"))
+            // The clean shutdown made the pending create and write durable.
+            #expect(Posix.contents(root + "/b/f") == [1])
+            StaleMounts.clean(under: root)
+        }
     }
 }

@@ -88,12 +88,12 @@ import Testing
                 ops.append(PendingDataOp(seq: UInt64(i), kind: k))
                 switch k {
                 case .write(let o, let d):
-                    if model.count < Int(o) + d.count { model += [UInt8](repeating: 0, count: Int(o) + d.count - model.count) }
+                    if !d.isEmpty && model.count < Int(o) + d.count { model += [UInt8](repeating: 0, count: Int(o) + d.count - model.count) }
                     if !d.isEmpty { model.replaceSubrange(Int(o)..<Int(o) + d.count, with: d) }
                 case .truncate(let s):
                     if Int(s) < model.count { model.removeLast(model.count - Int(s)) } else { model += [UInt8](repeating: 0, count: Int(s) - model.count) }
                 case .zero(let o, let l):
-                    for j in Int(o)..<min(model.count, Int(o + l)) { model[j] = 0 }
+                    if Int(o) < model.count { for j in Int(o)..<min(model.count, Int(o + l)) { model[j] = 0 } }
                 case .applied: break
                 }
             }
