@@ -86,12 +86,6 @@ public enum FaultFSDaemon {
         for signal in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&unblock, signal) }
         pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
         fuse_set_signal_handlers(session)
-        // A parent may have spawned us with signals blocked; the stop path relies on SIGTERM reaching the
-        // loop thread.
-        var unblock = sigset_t()
-        sigemptyset(&unblock)
-        for sig in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&unblock, sig) }
-        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
         fs.fuseHandle.store(UInt(bitPattern: fuse), ordering: .relaxed)
         fs.loopThread.store(UInt(pthread_self()), ordering: .relaxed)
 
