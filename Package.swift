@@ -146,7 +146,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "LifeboatCLITests",
-            dependencies: ["LifeboatTestSupport", "LifeboatCLI", "StoreModel"],
+            dependencies: ["LifeboatTestSupport", "LifeboatCLI", "StoreModel", "StoreCheck", "Runner"],
             swiftSettings: strict),
         .testTarget(
             name: "BenchTests",

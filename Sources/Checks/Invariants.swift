@@ -118,6 +118,26 @@ public enum Invariants {
         }
     }
 
+    /// `restore-equals-backup` for a restore a crash cut short: the recovered live store must be all or nothing,
+    /// either the store as it was before the restore or the backup, never a mixture of the two.
+    public static func interruptedRestoreAllOrNothing(_ live: URL, before: StoreState?, backup: StoreState?, label: String) -> Verdict {
+        let name = "restore-equals-backup"
+        guard let before, let backup else {
+            return Verdict(name, .notApplicable, "\(label): no state before the restore or of the backup to compare with")
+        }
+        let after: StoreState
+        do { after = try StoreState.read(live) } catch {
+            return Verdict(name, .violated, "\(label): the live store cannot be read after the crash", evidence: ["\(label): \(error)"])
+        }
+        if after.digest == before.digest { return Verdict(name, .held, "\(label): cut short by the crash; the live store recovered whole as it was before the restore") }
+        if after.digest == backup.digest { return Verdict(name, .held, "\(label): cut short by the crash after its commit; the live store equals the backup") }
+        func count(_ state: StoreState) -> Int { state.notes.count + state.others.count }
+        let fromBefore = after.notes.filter { before.notes[$0.key] == $0.value }.count + after.others.filter { before.others[$0.key] == $0.value }.count
+        let fromBackup = after.notes.filter { backup.notes[$0.key] == $0.value }.count + after.others.filter { backup.others[$0.key] == $0.value }.count
+        return Verdict(name, .violated, "\(label): cut short by the crash, the live store is a mixture of the old store and the backup",
+                       evidence: ["\(label): \(count(after)) objects after recovery; \(fromBefore) as before the restore (\(count(before)) then), \(fromBackup) as in the backup (\(count(backup)))"])
+    }
+
     /// `restore-opens`: the app can add the restored store with its current model, and it is not silently empty.
     public static func restoreOpens(_ live: URL, model: ManagedObjectModel, lightweight: Bool, backupObjects: Int, label: String) -> Verdict {
         do {

@@ -23,7 +23,8 @@ public enum Variation {
         }
         if var crash = s.faults.crash {
             if crash.afterCommits != nil { crash.afterCommits = between(max(1, total / 4), max(2, total)) }
-            if crash.duringStep != nil { crash.delay = Double(between(0, 200)) / 1000 }
+            if let page = crash.atPage { crash.atPage = between(1, max(2, page * 4)) }
+            else if crash.duringStep != nil { crash.delay = Double(between(0, 200)) / 1000 }
             s.faults.crash = crash
         }
         return s

@@ -11,7 +11,16 @@ struct StrategyArguments: ParsableArguments {
     @Option(help: "command strategies: the shell command to run.") var command: String?
     @Flag(help: "replace: never clone, always copy.") var noClone = false
     @Flag(help: "backup-api, vacuum-into, sqlite3-cli: do not copy the external data folder.") var noExternalData = false
+    @Option(help: ArgumentHelp("SQLite-level copies: stop dead after this many pages (the runner's crash point).",
+                                valueName: "N")) var holdAtPage: Int?
+    @Option(help: ArgumentHelp("With --hold-at-page: the file to write \"copied total\" to when holding.", valueName: "path"))
+    var holdMarker: String?
     @Flag(help: "Print the outcome as one JSON line (with this process's peak RSS), for the scenario runner.") var json = false
+
+    func validate() throws {
+        if let holdAtPage, holdAtPage < 1 { throw ValidationError("--hold-at-page must be at least 1") }
+        if (holdAtPage == nil) != (holdMarker == nil) { throw ValidationError("--hold-at-page and --hold-marker go together") }
+    }
 
     var options: StrategyOptions {
         var options = StrategyOptions()
@@ -20,6 +29,7 @@ struct StrategyArguments: ParsableArguments {
         options.command = command
         options.allowClone = !noClone
         options.copyExternalData = !noExternalData
+        if let holdAtPage, let holdMarker { options.hold = SQLiteBackup.Hold(page: holdAtPage, marker: holdMarker) }
         return options
     }
 }

@@ -42,6 +42,8 @@ extension ScenarioRunner {
         if let v = step.command { arguments += ["--command", v] }
         if step.allowClone == false { arguments.append("--no-clone") }
         if step.copyExternalData == false { arguments.append("--no-external-data") }
+        let holdMarker = scratch.appendingPathComponent("hold-\(name)")
+        if let page = crashPlan?.atPage { arguments += ["--hold-at-page", String(page), "--hold-marker", holdMarker.path] }
         let start = now()
         note(name, .start, "\(step.strategy)")
         // Command strategies find scripts that ship beside the scenario through LIFEBOAT_SCENARIO_DIR.
@@ -51,11 +53,24 @@ extension ScenarioRunner {
         try whileRunning?()
         var interrupted = false
         if let crashPlan {
-            let deadline = Date().addingTimeInterval(whileRunning == nil ? crashPlan.delay : 0)
-            while child.isRunning, Date() < deadline { usleep(1_000) }
-            interrupted = child.isRunning
-            try simulateCrash(crashPlan, children: children, volume: volume, live: live,
-                              reason: interrupted ? "during \(name), \(String(format: "%.3f", now() - start)) s in" : "right after \(name) (it finished before the crash point)")
+            var reason: String
+            if let page = crashPlan.atPage {
+                // The child stops itself at the page and says so; the crash comes while it holds.
+                while child.isRunning, !FileManager.default.fileExists(atPath: holdMarker.path), now() < scenario.timeLimit { usleep(1_000) }
+                let held = (try? String(contentsOf: holdMarker, encoding: .utf8))?.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+                interrupted = child.isRunning
+                if let held, held.count == 2 {
+                    reason = "during \(name) at page \(held[0]) of \(held[1])"
+                } else {
+                    reason = "right after \(name) (it never reached page \(page): a clone, a copy of fewer pages, or a strategy without a page loop)"
+                }
+            } else {
+                let deadline = Date().addingTimeInterval(whileRunning == nil ? crashPlan.delay : 0)
+                while child.isRunning, Date() < deadline { usleep(1_000) }
+                interrupted = child.isRunning
+                reason = interrupted ? "during \(name), \(String(format: "%.3f", now() - start)) s in" : "right after \(name) (it finished before the crash point)"
+            }
+            try simulateCrash(crashPlan, children: children, volume: volume, live: live, reason: reason)
         }
         let status = children.wait(child, timeout: max(1, scenario.timeLimit - now()))
         let end = now()
@@ -84,6 +99,9 @@ extension ScenarioRunner {
         case .restore:
             let label = "\(name) (\(step.strategy))"
             record(Invariants.storeChecks(live, label: "live store after \(label)"))
+            if interrupted {
+                record([Invariants.interruptedRestoreAllOrNothing(live, before: liveBeforeRestore, backup: backups.last?.state, label: label)])
+            }
             guard succeeded, let backupSource else { return }
             record([Invariants.restoreEqualsBackup(live, backup: backupSource, label: label)])
             let model = scenario.appModel == "library-v2" ? ManagedObjectModel.libraryV2 : .library

@@ -127,7 +127,7 @@ struct NodeReader {
                      "pages_per_step", "step_delay", "command", "copy_external_data", "allow_clone"],
         "faults": ["mount", "rules", "crash"],
         "rules": ["ops", "path", "nth", "after", "probability", "action", "during_step"],
-        "crash": ["after_commits", "at_seconds", "during_step", "delay", "mode"],
+        "crash": ["after_commits", "at_seconds", "during_step", "delay", "at_page", "mode"],
     ]
 }
 

@@ -124,6 +124,9 @@ public struct Scenario: Sendable, Equatable, Codable {
         public var duringStep: Int?
         /// With `during_step`: seconds after the step started.
         public var delay = 0.05
+        /// With `during_step`, instead of `delay`: the moment the step's SQLite-level copy has written this many
+        /// pages (backup-api, replace, replace-then-readd); exact, unlike a delay.
+        public var atPage: Int?
         /// keep-none | keep-prefix N | torn | reorder
         public var mode = "keep-none"
         public init() {}

@@ -122,7 +122,11 @@ public enum ScenarioParser {
                 c.afterCommits = try crash.int("after_commits", range: 1...Int.max)
                 c.atSeconds = try crash.double("at_seconds")
                 c.duringStep = try crash.int("during_step", range: 0...max(0, s.schedule.count - 1))
-                if let delay = try crash.double("delay", range: 0...600) { c.delay = delay }
+                let delay = try crash.double("delay", range: 0...600)
+                if let delay { c.delay = delay }
+                c.atPage = try crash.int("at_page", range: 1...Int(Int32.max))
+                if c.atPage != nil, c.duringStep == nil { throw crash.error(crash.node("at_page"), "faults.crash.at_page needs during_step (the step whose copy it stops)") }
+                if c.atPage != nil, delay != nil { throw crash.error(crash.node("at_page"), "faults.crash takes at_page or delay, not both") }
                 if let mode = try crash.string("mode") {
                     let word = mode.split(separator: " ").first.map(String.init) ?? ""
                     guard crashModes.contains(word), word != "keep-prefix" || Int(mode.split(separator: " ").last ?? "") != nil else {

@@ -14,10 +14,25 @@ public enum SQLiteBackup {
         public var stepDelay: Double = 0
         /// Give up after this many restarts (nil: never).
         public var maxRestarts: Int? = 1000
-        public init(pagesPerStep: Int32 = -1, stepDelay: Double = 0, maxRestarts: Int? = 1000) {
+        /// Stop dead once this many pages are copied (a crash point the scenario runner aims at).
+        public var hold: Hold?
+        public init(pagesPerStep: Int32 = -1, stepDelay: Double = 0, maxRestarts: Int? = 1000, hold: Hold? = nil) {
             self.pagesPerStep = pagesPerStep
             self.stepDelay = stepDelay
             self.maxRestarts = maxRestarts
+            self.hold = hold
+        }
+    }
+
+    /// A crash point inside the copy: after exactly `page` pages the process writes "copied total" to `marker`
+    /// and waits to be killed, with the destination half written and its transaction open, which is where a
+    /// power failure "during backup at page N" leaves it. Steps are cut short so the count is exact.
+    public struct Hold: Sendable, Hashable, Codable {
+        public var page: Int
+        public var marker: String
+        public init(page: Int, marker: String) {
+            self.page = page
+            self.marker = marker
         }
     }
 
@@ -39,11 +54,21 @@ public enum SQLiteBackup {
         var statistics = Statistics()
         var previousRemaining: Int32 = -1
         var code: Int32 = SQLITE_OK
+        var copied = 0
         while true {
-            code = sqlite3_backup_step(backup, options.pagesPerStep)
+            var pages = options.pagesPerStep
+            if let hold = options.hold, copied < hold.page {
+                let toGo = Int32(clamping: hold.page - copied)
+                pages = pages > 0 ? min(pages, toGo) : toGo
+            }
+            code = sqlite3_backup_step(backup, pages)
             statistics.steps += 1
             let remaining = sqlite3_backup_remaining(backup)
             statistics.pages = Int(sqlite3_backup_pagecount(backup))
+            copied = statistics.pages - Int(remaining)
+            if let hold = options.hold, copied >= hold.page, code == SQLITE_OK || code == SQLITE_DONE {
+                holdForever(hold, copied: copied, total: statistics.pages)
+            }
             if code == SQLITE_DONE { break }
             if code == SQLITE_BUSY || code == SQLITE_LOCKED {
                 statistics.busyRetries += 1
@@ -66,5 +91,13 @@ public enum SQLiteBackup {
             throw StoreError.sqlite("backup step: \(String(cString: sqlite3_errstr(code == SQLITE_DONE ? finish : code)))")
         }
         return statistics
+    }
+
+    /// Announces the hold and never returns: the runner's crash kills this process.
+    private static func holdForever(_ hold: Hold, copied: Int, total: Int) -> Never {
+        let note = "\(copied) \(total)\n"
+        _ = FileManager.default.createFile(atPath: hold.marker + ".tmp", contents: Data(note.utf8))
+        rename(hold.marker + ".tmp", hold.marker)
+        while true { sleep(60) }
     }
 }

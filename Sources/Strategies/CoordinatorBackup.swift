@@ -39,7 +39,7 @@ public struct ReplaceBackup: BackupStrategy {
         try timed {
             let coordinator = PersistentStoreCoordinator(model: model)
             let target = backupStore(for: live, in: directory)
-            let report = try coordinator.replace(at: target, from: live, options: ReplaceOptions(allowClone: options.allowClone))
+            let report = try coordinator.replace(at: target, from: live, options: options.replaceOptions)
             var outcome = StrategyOutcome(strategy: name, store: target)
             outcome.details["usedClone"] = String(report.usedClone)
             if let reason = report.cloneSkipped { outcome.details["cloneSkipped"] = reason }

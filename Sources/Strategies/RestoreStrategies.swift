@@ -35,7 +35,7 @@ public struct ReplaceThenReaddRestore: RestoreStrategy {
     public func restore(backup: URL, over live: URL, model: ManagedObjectModel, options: StrategyOptions) throws -> StrategyOutcome {
         try timed {
             let coordinator = PersistentStoreCoordinator(model: model)
-            let report = try coordinator.replace(at: live, from: backup, options: ReplaceOptions(allowClone: options.allowClone))
+            let report = try coordinator.replace(at: live, from: backup, options: options.replaceOptions)
             let readded = try coordinator.addStore(at: live, options: options.storeOptions)
             try coordinator.remove(readded)
             var outcome = StrategyOutcome(strategy: name, store: live)
@@ -95,7 +95,7 @@ public struct RelocateReplace: RelocationStrategy {
     public func relocate(from old: URL, to new: URL, model: ManagedObjectModel, options: StrategyOptions) throws -> StrategyOutcome {
         try timed {
             let coordinator = PersistentStoreCoordinator(model: model)
-            let report = try coordinator.replace(at: new, from: old, options: ReplaceOptions(allowClone: options.allowClone))
+            let report = try coordinator.replace(at: new, from: old, options: options.replaceOptions)
             try coordinator.destroy(at: old)
             var outcome = StrategyOutcome(strategy: name, store: new)
             outcome.details["usedClone"] = String(report.usedClone)

@@ -21,10 +21,18 @@ public struct StrategyOptions: Sendable, Hashable, Codable {
     public var command: String?
     /// command, sqlite3-cli: seconds before the child is killed.
     public var timeout: Double = 600
+    /// backup-api, replace, replace-then-readd, relocate-replace: stop dead after this many pages of the SQLite
+    /// copy (the runner's "crash at page N"; no effect when replace clones).
+    public var hold: SQLiteBackup.Hold?
     /// Store options the coordinator opens stores with.
     public var storeOptions = StoreOptions()
 
     public init() {}
+
+    /// What replace is asked to do under these options.
+    public var replaceOptions: ReplaceOptions {
+        ReplaceOptions(allowClone: allowClone, backup: SQLiteBackup.Options(hold: hold))
+    }
 }
 
 /// What a strategy did, for the report.

@@ -1,6 +1,8 @@
 import Foundation
 import LifeboatCLI
 import LifeboatTestSupport
+import Runner
+import StoreCheck
 import StoreModel
 import Testing
 
@@ -64,5 +66,41 @@ import Testing
         #expect(cases.count == 12)
         #expect(cases.allSatisfy { $0["expected"] as? String == $0["actual"] as? String })
         #expect(FileManager.default.fileExists(atPath: latest.appendingPathComponent("report.md").path))
+    }
+}
+
+/// The crash point "during a copy at page N": the strategy child stops after exactly N pages, says so in the
+/// marker file, and stays there until it is killed, with nothing committed at the destination.
+@Suite struct HoldAtPageTests {
+    @Test func backupAPIHoldsAtTheExactPage() throws {
+        let scratch = try Scratch("cli-hold")
+        let live = try scratch.store(objects: 600)
+        let marker = scratch.path("held")
+        let process = Process()
+        process.executableURL = try LifeboatExecutable.locate()
+        process.arguments = ["backup", "--strategy", "backup-api", "--pages-per-step", "16", "--hold-at-page", "37",
+                             "--hold-marker", marker.path, live.path, scratch.path("b").path]
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(60)
+        while !FileManager.default.fileExists(atPath: marker.path), process.isRunning, Date() < deadline { usleep(5_000) }
+        let held = try String(contentsOf: marker, encoding: .utf8).split(separator: " ")
+            .compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        #expect(held.first == 37, "\(held)")
+        #expect((held.last ?? 0) > 37, "the store has more pages than the hold point: \(held)")
+        usleep(200_000)
+        #expect(process.isRunning, "the child must wait at the hold point to be killed")
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        // Killed mid-copy: the destination transaction never committed, so the backup holds no objects.
+        let backup = scratch.path("b/Library.sqlite")
+        let report = try? StoreVerifier.verify(backup)
+        #expect(report.map { $0.objectCounts.values.reduce(0, +) == 0 } ?? true)
+    }
+
+    @Test func holdOptionsAreCheckedTogether() async throws {
+        #expect(await LifeboatMain.run(["backup", "--strategy", "backup-api", "--hold-at-page", "3", "/tmp/a.sqlite", "/tmp/b"]) == 2)
+        #expect(await LifeboatMain.run(["backup", "--strategy", "backup-api", "--hold-at-page", "0", "--hold-marker", "/tmp/m",
+                                        "/tmp/a.sqlite", "/tmp/b"]) == 2)
     }
 }

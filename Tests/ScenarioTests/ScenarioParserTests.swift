@@ -47,6 +47,9 @@ import Testing
         ("name: x\nexpect: violation everything\n", 2, 9, "expect must be `pass` or `violation <invariant>`"),
         ("name: x\nfaults:\n  rules:\n    - action: errno EWHATEVER\n", 4, 15, "action must be errno NAME"),
         ("name: x\nfaults:\n  crash: {mode: torn}\n", 3, 10, "needs exactly one of after_commits, at_seconds, during_step"),
+        ("name: x\nfaults:\n  crash: {after_commits: 3, at_page: 4}\n", 3, 38, "at_page needs during_step"),
+        ("name: x\nschedule:\n  - backup: replace\nfaults:\n  crash: {during_step: 0, at_page: 4, delay: 1}\n", 5, 36, "at_page or delay, not both"),
+        ("name: x\nschedule:\n  - backup: replace\nfaults:\n  crash: {during_step: 0, at_page: 0}\n", 5, 36, "at_page must be between 1"),
         ("name: x\ninvariants: [integrity, speed]\n", 2, 25, "unknown invariant 'speed'"),
         ("name: [unclosed\n", 2, 1, "YAML:"),
         ("- just\n- a list\n", 1, 1, "scenario must be a mapping"),
@@ -121,5 +124,12 @@ import Testing
             """)
         let again = try ScenarioParser.parse(yaml: ScenarioYAML.render(original))
         #expect(again == original)
+        let atPage = try ScenarioParser.parse(yaml: """
+            name: at page
+            schedule: [{restore: replace-then-readd, pages_per_step: 8}]
+            faults: {crash: {during_step: 0, at_page: 40, mode: reorder}}
+            """)
+        #expect(atPage.faults.crash?.atPage == 40)
+        #expect(try ScenarioParser.parse(yaml: ScenarioYAML.render(atPage)) == atPage)
     }
 }
