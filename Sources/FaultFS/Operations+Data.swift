@@ -16,6 +16,13 @@ extension FaultFileSystem {
         return f | O_CLOEXEC
     }
 
+    /// Direct I/O for every file but SQLite's -shm: one FUSE request per write() instead of the two the page
+    /// cache makes of a WAL frame's unaligned page, and no kernel copy that could outlive a simulated crash.
+    /// The -shm keeps the page cache because SQLite maps it MAP_SHARED, which direct I/O refuses on libfuse 3.14.
+    static func chooseCaching(_ path: String, _ fi: UnsafeMutablePointer<fuse_file_info>) {
+        fi.pointee.direct_io = path.hasSuffix("-shm") ? 0 : 1
+    }
+
     func open(_ path: String, _ fi: UnsafeMutablePointer<fuse_file_info>) -> Int32 {
         if backing.isHidden(path) { return -ENOENT }
         let (fail, fault) = injected(.open, path)
@@ -32,6 +39,7 @@ extension FaultFileSystem {
             }
         }
         fi.pointee.fh = addHandle(OpenFile(fd: fd, ino: ino, epoch: epoch.load(ordering: .relaxed), path: path, isDirectory: false))
+        Self.chooseCaching(path, fi)
         logOp("open", path, result: 0, fault: fault) { $0.ino = ino; $0.detail = "flags=0x\(String(flags, radix: 16))" }
         return 0
     }
@@ -59,6 +67,7 @@ extension FaultFileSystem {
             _ = addPending(ino: ino, fd: fd, path: path, .truncate(size: 0))
         }
         fi.pointee.fh = addHandle(OpenFile(fd: fd, ino: ino, epoch: epoch.load(ordering: .relaxed), path: path, isDirectory: false))
+        Self.chooseCaching(path, fi)
         return 0
     }
 

@@ -13,7 +13,7 @@ enum FuseOperations {
         ops.`init` = { _, cfg in
             if let cfg {
                 // Inode numbers from the backing FS; no attribute/entry caching so the view stays truthful
-                // after a crash; page cache on (no direct_io: SQLite's -shm is mmap'ed MAP_SHARED).
+                // after a crash; direct I/O is chosen per file at open (see chooseCaching).
                 cfg.pointee.use_ino = 1
                 cfg.pointee.readdir_ino = 1
                 cfg.pointee.entry_timeout = 0
