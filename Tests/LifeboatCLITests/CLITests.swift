@@ -104,3 +104,31 @@ import Testing
                                         "/tmp/a.sqlite", "/tmp/b"]) == 2)
     }
 }
+
+/// `lifeboat replay` exits 0 only when every replay shows the verdict the repro records.
+@Suite struct ReplayCommandTests {
+    static func scenario(expect: String) -> String {
+        """
+        name: replay-\(expect.replacingOccurrences(of: " ", with: "-"))
+        seed: 5
+        scheduler: turns
+        store: {objects: 40, blob_fraction: 0}
+        writers: {count: 2, transactions: 15, blob_fraction: 0}
+        schedule:
+          - {backup: migrate, after_commits: 10, destination: reuse, times: 2, every_commits: 5}
+        invariants: [no-duplicates]
+        expect: \(expect)
+        """
+    }
+
+    @Test func replayChecksTheVerdictEveryTime() async throws {
+        let scratch = try Scratch("cli-replay")
+        let reproducing = scratch.path("dup.yaml"), wrong = scratch.path("wrong.yaml")
+        try Self.scenario(expect: "violation no-duplicates").write(to: reproducing, atomically: true, encoding: .utf8)
+        try Self.scenario(expect: "pass").write(to: wrong, atomically: true, encoding: .utf8)
+        let common = ["--times", "2", "--reports", scratch.path("reports").path, "--scratch", scratch.path("s").path]
+        #expect(await LifeboatMain.run(["replay", reproducing.path] + common) == 0)
+        #expect(await LifeboatMain.run(["replay", wrong.path] + common) == 1)
+        #expect(await LifeboatMain.run(["replay", scratch.path("missing.yaml").path]) == 2)
+    }
+}
