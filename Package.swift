@@ -124,6 +124,10 @@ let package = Package(
             dependencies: ["LifeboatTestSupport", "StoreModel", .product(name: "PropertyBased", package: "swift-property-based")],
             swiftSettings: strict),
         .testTarget(
+            name: "ChecksTests",
+            dependencies: ["LifeboatTestSupport", "Checks", "StoreModel"],
+            swiftSettings: strict),
+        .testTarget(
             name: "StoreCheckTests",
             dependencies: ["LifeboatTestSupport", "StoreCheck", "StoreModel", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strict),

@@ -46,7 +46,7 @@ public struct Oracle: Sendable {
             for (index, tx) in sequence.enumerated() {
                 for op in tx.ops {
                     expected[op.id] = op.hash
-                    if expected[op.id] == state.notes[op.id] { mismatched.remove(op.id) } else { mismatched.insert(op.id) }
+                    if state.shows(expected[op.id], for: op.id) { mismatched.remove(op.id) } else { mismatched.insert(op.id) }
                 }
                 if mismatched.isEmpty { prefixes.append(index + 1) }
                 if mismatched.count < best.count { best = (mismatched.count, index + 1) }
@@ -56,7 +56,7 @@ public struct Oracle: Sendable {
                 // Describe the differences against the closest prefix.
                 var closest: [UUID: String] = [:]
                 for tx in sequence.prefix(best.prefix) { for op in tx.ops { closest[op.id] = op.hash } }
-                for id in universe.sorted(by: { $0.uuidString < $1.uuidString }) where closest[id] != state.notes[id] {
+                for id in universe.sorted(by: { $0.uuidString < $1.uuidString }) where !state.shows(closest[id], for: id) {
                     let want = closest[id].map { "state \($0)" } ?? "absent"
                     let have = state.notes[id].map { "state \($0)" } ?? "absent"
                     let lastTx = sequence.last { $0.ops.contains { $0.id == id } }
@@ -77,7 +77,7 @@ public struct Oracle: Sendable {
         for (id, hash) in initial {
             let now = state.notes[id] ?? state.others[id]
             if now == nil { result.append("initial object \(id.uuidString) is missing") }
-            else if now != hash { result.append("initial object \(id.uuidString) changed (\(hash) -> \(now!))") }
+            else if !state.shows(hash, for: id) { result.append("initial object \(id.uuidString) changed (\(hash) -> \(now!))") }
         }
         return result.sorted()
     }

@@ -9,6 +9,9 @@ public struct StoreState: Sendable {
     public var others: [UUID: String] = [:]
     /// Identities stored more than once (the checker reports them as duplicates).
     public var repeated: Set<UUID> = []
+    /// Objects whose external data file is missing. `blobs-carried` reports them; the oracle compares them by
+    /// presence only, so one forgotten blob is not also counted as a lost or torn transaction.
+    public var missingBlobs: Set<UUID> = []
     public var storeUUID: String = ""
     public var versionHashes: [String: Data] = [:]
 
@@ -23,6 +26,16 @@ public struct StoreState: Sendable {
         return ObjectHash.of(ManagedObject(entity: "StoreState", id: UUID(uuidString: "00000000-0000-0000-0000-000000000000")!, attributes: ["all": .string(text)]))
     }
 
+    /// What stands in for a missing external data file while reading (followed by the file's name).
+    static let placeholder = Data("missing external file ".utf8)
+
+    /// True when `hash` is what the store shows for `id`; an object whose blob is missing only has to be there.
+    public func shows(_ hash: String?, for id: UUID) -> Bool {
+        let stored = notes[id] ?? others[id]
+        if missingBlobs.contains(id) { return (hash == nil) == (stored == nil) }
+        return hash == stored
+    }
+
     public static func read(_ url: URL, model: ManagedObjectModel = .library) throws -> StoreState {
         var options = StoreOptions()
         options.readOnly = true
@@ -33,7 +46,10 @@ public struct StoreState: Sendable {
         state.versionHashes = store.metadata.versionHashes
         try store.read { db in
             for entity in model.entities {
-                try store.forEachObject(entity.name, db, placeholderForMissingData: Data("missing external file ".utf8)) { object in
+                try store.forEachObject(entity.name, db, placeholderForMissingData: placeholder) { object in
+                    if object.attributes.values.contains(where: { $0.binaryData?.starts(with: placeholder) == true }) {
+                        state.missingBlobs.insert(object.id)
+                    }
                     let hash = StoreState.hash(object)
                     if entity.name == "Note" {
                         if state.notes.updateValue(hash, forKey: object.id) != nil { state.repeated.insert(object.id) }
