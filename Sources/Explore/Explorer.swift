@@ -114,6 +114,10 @@ public final class Explorer {
     }
 
     /// Greedy shrinking: take the first smaller scenario that still violates `invariant`, repeat.
+    ///
+    /// Under the free scheduler a violation can be luck of timing, and a reduction accepted on one lucky run
+    /// ends as a repro that rarely replays; so there a candidate must fail twice in a row to be kept. Under
+    /// turns the interleaving comes from the seed and one run decides.
     func shrink(_ scenario: Scenario, invariant: String, outcome: inout Outcome) throws -> Scenario {
         var current = scenario
         var improved = true
@@ -121,9 +125,13 @@ public final class Explorer {
             improved = false
             for (label, candidate) in Shrinker.candidates(current) {
                 guard outcome.shrinkRuns < budget.shrinkRuns else { break }
-                let (result, _) = try run(candidate)
-                outcome.shrinkRuns += 1
-                if Self.violated(result).contains(where: { $0.invariant == invariant }) {
+                var stillFails = true
+                for _ in 0..<(candidate.scheduler == "turns" ? 1 : 2) where stillFails {
+                    let (result, _) = try run(candidate)
+                    outcome.shrinkRuns += 1
+                    stillFails = Self.violated(result).contains(where: { $0.invariant == invariant })
+                }
+                if stillFails {
                     current = candidate
                     outcome.shrinkSteps.append(label)
                     progress?("shrink: \(label) still violates \(invariant)")

@@ -31,7 +31,7 @@ import Testing
         scenario.invariants = [expected]
         scenario.writers.transactions = min(scenario.writers.transactions, 150)
         let outcome = try Explorer(base: scenario, file: file.path, seed: 11,
-                                   budget: Explorer.Budget(runs: 8, seconds: 240, shrinkRuns: 6, replays: 2), settings: settings(scratch)).explore()
+                                   budget: Explorer.Budget(runs: 8, seconds: 240, shrinkRuns: 8, replays: 3), settings: settings(scratch)).explore()
         let found = try #require(outcome.firstFailure, "\(bug): nothing found in \(outcome.runs) runs")
         #expect(outcome.failures[expected] != nil, "\(bug): found \(outcome.failures), expected \(expected)")
         #expect(outcome.replaysReproducing >= 1, "\(bug): the repro did not replay \(found.invariant)")
