@@ -31,10 +31,10 @@ struct DrillCommand: ParsableCommand {
         try MatrixReport.write(result, to: run)
         try run.markLatest()
         for item in result.cases {
-            let mark = item.matches ? "ok  " : "FAIL"
+            let mark = TerminalStyle.outcome(item.matches ? "ok  " : "FAIL", good: item.matches)
             print("\(mark) \(item.operation.padding(toLength: 8, withPad: " ", startingAt: 0)) \(item.name.padding(toLength: 22, withPad: " ", startingAt: 0)) expected \(item.expected.padding(toLength: 9, withPad: " ", startingAt: 0)) got \(item.actual)\(item.findings.first.map { "  (\($0.prefix(110)))" } ?? "")")
         }
-        print("verdict: \(result.passed ? "PASS" : "FAIL") — report: \(run.url.path)/report.md (reports/latest)")
+        print("verdict: \(TerminalStyle.outcome(result.passed ? "PASS" : "FAIL", good: result.passed)) — report: \(run.url.path)/report.md (reports/latest)")
         if keep { print("scratch kept at \(area.path)") }
         if !result.passed { throw ExitCode(1) }
     }

@@ -45,7 +45,7 @@ struct ReplayCommand: ParsableCommand {
             if result.expectationMet { reproduced += 1 }
             let violated = result.verdicts.filter { $0.status == .violated }.map(\.invariant)
             print(String(format: "  %d: %@ in %.1f s (violated: %@) — %@/report.html", round,
-                         result.expectationMet ? "reproduced" : "DID NOT REPRODUCE", elapsed,
+                         TerminalStyle.outcome(result.expectationMet ? "reproduced" : "DID NOT REPRODUCE", good: result.expectationMet), elapsed,
                          violated.isEmpty ? "none" : violated.joined(separator: ", "), directory.url.path))
         }
         print(String(format: "%d of %d replays reproduced \(scenario.expect); median %.1f s per replay", reproduced, times,

@@ -51,11 +51,11 @@ struct RunCommand: ParsableCommand {
             if Interruption.requested { throw CLIFailure(code: 130, message: "interrupted; report of the partial run: \(directory.url.path)") }
             results.append(result)
             for verdict in result.verdicts where verdict.status != .notApplicable {
-                print("   \(verdict.status == .held ? "held    " : "VIOLATED") \(verdict.invariant): \(verdict.summary.prefix(150))")
+                print("   \(TerminalStyle.outcome(verdict.status == .held ? "held    " : "VIOLATED", good: verdict.status == .held)) \(verdict.invariant): \(verdict.summary.prefix(150))")
                 if verdict.status == .violated, let first = verdict.evidence.first { print("            e.g. \(first.prefix(160))") }
             }
             for error in result.errors { print("   run error: \(error)") }
-            print("   \(result.expectationMet ? "AS EXPECTED" : "UNEXPECTED") (expected \(result.expectation)) in \(String(format: "%.1f", result.seconds)) s — report: \(directory.url.path)/report.html")
+            print("   \(TerminalStyle.outcome(result.expectationMet ? "AS EXPECTED" : "UNEXPECTED", good: result.expectationMet)) (expected \(result.expectation)) in \(String(format: "%.1f", result.seconds)) s — report: \(directory.url.path)/report.html")
             allMet = allMet && result.expectationMet
         }
         if let junit {
