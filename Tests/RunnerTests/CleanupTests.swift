@@ -46,4 +46,30 @@ import Testing
         }
         #expect(writers.isEmpty, "processes of the killed run still alive: \(writers)")
     }
+
+    @Test func SIGINTStopsTheRunAndLeavesNothingBehind() throws {
+        let scratch = try Scratch("cleanup-int")
+        let root = scratch.path("scratch")
+        let process = Process()
+        process.executableURL = try LifeboatExecutable.locate()
+        process.arguments = ["run", DrillTests.scenarios.appendingPathComponent("crash-durable.yaml").path,
+                             "--scratch", root.path, "--reports", scratch.path("reports").path]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(60)
+        while Self.mounts(under: root) == 0, Date() < deadline, process.isRunning { usleep(20_000) }
+        #expect(Self.mounts(under: root) == 1, "the run never mounted FaultFS")
+        usleep(300_000)
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130, "an interrupted run exits 130")
+        #expect(Self.mounts(under: root) == 0)
+        let writers = try FileManager.default.contentsOfDirectory(atPath: "/proc").compactMap(Int32.init).filter { pid in
+            ((try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8)) ?? "").contains(root.path)
+        }
+        #expect(writers.isEmpty, "processes of the interrupted run still alive: \(writers)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: root.path).filter { !$0.hasSuffix(".pids") }
+        #expect(left.isEmpty, "\(left)")
+    }
 }
