@@ -15,11 +15,16 @@ struct StrategyArguments: ParsableArguments {
                                 valueName: "N")) var holdAtPage: Int?
     @Option(help: ArgumentHelp("With --hold-at-page: the file to write \"copied total\" to when holding.", valueName: "path"))
     var holdMarker: String?
+    @Option(help: ArgumentHelp("SQLite-level copies: take each step only after reading a byte from this FIFO (the turns scheduler).",
+                                valueName: "path")) var gateFIFO: String?
+    @Option(help: ArgumentHelp("With --gate-fifo: the file to append a line to when ready and after each step.", valueName: "path"))
+    var gateProgress: String?
     @Flag(help: "Print the outcome as one JSON line (with this process's peak RSS), for the scenario runner.") var json = false
 
     func validate() throws {
         if let holdAtPage, holdAtPage < 1 { throw ValidationError("--hold-at-page must be at least 1") }
         if (holdAtPage == nil) != (holdMarker == nil) { throw ValidationError("--hold-at-page and --hold-marker go together") }
+        if (gateFIFO == nil) != (gateProgress == nil) { throw ValidationError("--gate-fifo and --gate-progress go together") }
     }
 
     var options: StrategyOptions {
@@ -30,6 +35,7 @@ struct StrategyArguments: ParsableArguments {
         options.allowClone = !noClone
         options.copyExternalData = !noExternalData
         if let holdAtPage, let holdMarker { options.hold = SQLiteBackup.Hold(page: holdAtPage, marker: holdMarker) }
+        if let gateFIFO, let gateProgress { options.gate = SQLiteBackup.Gate(fifo: gateFIFO, progress: gateProgress) }
         return options
     }
 }

@@ -10,7 +10,8 @@ extension ScenarioRunner {
     /// Runs one backup or restore in a child process and checks what it produced right away (a later backup
     /// into a reused directory would overwrite it).
     func runStep(_ index: Int, _ step: Scenario.Step, live: URL, scratch: URL, children: ChildRegistry,
-                 volume: any StoreVolume, crashPlan: Scenario.Crash?, whileRunning: (() throws -> Void)? = nil) throws {
+                 volume: any StoreVolume, crashPlan: Scenario.Crash?, lockstep: Lockstep? = nil,
+                 whileRunning: (() throws -> Void)? = nil) throws {
         let round = operations.filter { $0.name.hasPrefix("\(step.action.rawValue)-\(index)") }.count
         let name = "\(step.action.rawValue)-\(index)" + (step.times > 1 ? ".\(round + 1)" : "")
         var stepRules: [String] = []
@@ -44,12 +45,19 @@ extension ScenarioRunner {
         if step.copyExternalData == false { arguments.append("--no-external-data") }
         let holdMarker = scratch.appendingPathComponent("hold-\(name)")
         if let page = crashPlan?.atPage { arguments += ["--hold-at-page", String(page), "--hold-marker", holdMarker.path] }
+        var gate: GateFiles?
+        if lockstep != nil, crashPlan == nil, step.action == .backup, Self.steppableStrategies.contains(step.strategy) {
+            let files = try GateFiles(scratch: scratch, name: name)
+            gate = files
+            arguments += ["--gate-fifo", files.fifo.path, "--gate-progress", files.progress.path]
+        }
         let start = now()
         note(name, .start, "\(step.strategy)")
         // Command strategies find scripts that ship beside the scenario through LIFEBOAT_SCENARIO_DIR.
         let scenarioDirectory = URL(fileURLWithPath: scenarioFile).deletingLastPathComponent().path
         let child = try children.start(name, executable: executable, arguments: arguments,
                                        environment: ["LIFEBOAT_SCENARIO_DIR": scenarioDirectory])
+        if let gate, let lockstep { try driveLockstep(name, child: child, gate: gate, lockstep: lockstep) }
         try whileRunning?()
         var interrupted = false
         if let crashPlan {

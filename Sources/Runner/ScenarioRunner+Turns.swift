@@ -6,9 +6,11 @@ import Workload
 extension ScenarioRunner {
     /// The replay scheduler: writers take one transaction per turn, in an order drawn from the scenario's seed;
     /// steps come due at exact commit counts and run between turns. The same seed gives the same interleaving of
-    /// commits and steps (FoundationDB-style), so a shrunk repro replays with the same stores and verdict. Only a
-    /// crash planned during a step gets writer turns while the step runs (a seeded number), since what it
-    /// interrupts is the point; bugs that need writes racing a copy are replayed in free mode instead.
+    /// commits and steps (FoundationDB-style), so a shrunk repro replays with the same stores and verdict. A copy
+    /// through SQLite's step loop (backup-api, replace) runs in lockstep: a seeded number of writer transactions
+    /// between two copy steps, so its restarts replay too. A crash planned during a step gets a seeded number of
+    /// writer turns while the step runs. Other copies (files, commands) run between turns: bugs that need writes
+    /// racing them are replayed in free mode instead.
     func executeTurns(writers: [ChildRegistry.Child], live: URL, history: URL, scratch: URL, volume: any StoreVolume,
                       children: ChildRegistry) throws {
         var random = SeededRandom(seed: scenario.seed ^ 0x7475_726E_7321)
@@ -55,7 +57,9 @@ extension ScenarioRunner {
             if let (index, step) = schedule.due(commits: commits, seconds: 0, writersRunning: writersLeft) {
                 let crashPlan = scenario.faults.crash.flatMap { $0.duringStep == index ? $0 : nil }
                 let concurrentTurns = crashPlan == nil ? 0 : Int(random.next() % 9)
-                try runStep(index, step, live: live, scratch: scratch, children: children, volume: volume, crashPlan: crashPlan) {
+                let lockstep = Lockstep(grantTurn: grantTurn, draw: { Int(random.next() % 4) })
+                try runStep(index, step, live: live, scratch: scratch, children: children, volume: volume, crashPlan: crashPlan,
+                            lockstep: lockstep) {
                     for _ in 0..<concurrentTurns where try grantTurn() {}
                 }
                 if crashPlan != nil { break }

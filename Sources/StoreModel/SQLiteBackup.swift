@@ -16,11 +16,14 @@ public enum SQLiteBackup {
         public var maxRestarts: Int? = 1000
         /// Stop dead once this many pages are copied (a crash point the scenario runner aims at).
         public var hold: Hold?
-        public init(pagesPerStep: Int32 = -1, stepDelay: Double = 0, maxRestarts: Int? = 1000, hold: Hold? = nil) {
+        /// Take steps only when the runner says so (turns scheduler).
+        public var gate: Gate?
+        public init(pagesPerStep: Int32 = -1, stepDelay: Double = 0, maxRestarts: Int? = 1000, hold: Hold? = nil, gate: Gate? = nil) {
             self.pagesPerStep = pagesPerStep
             self.stepDelay = stepDelay
             self.maxRestarts = maxRestarts
             self.hold = hold
+            self.gate = gate
         }
     }
 
@@ -55,7 +58,10 @@ public enum SQLiteBackup {
         var previousRemaining: Int32 = -1
         var code: Int32 = SQLITE_OK
         var copied = 0
+        let channel = options.gate.flatMap(GateChannel.init)
+        var retrying = false
         while true {
+            if !retrying { channel?.awaitTurn() }
             var pages = options.pagesPerStep
             if let hold = options.hold, copied < hold.page {
                 let toGo = Int32(clamping: hold.page - copied)
@@ -69,8 +75,10 @@ public enum SQLiteBackup {
             if let hold = options.hold, copied >= hold.page, code == SQLITE_OK || code == SQLITE_DONE {
                 holdForever(hold, copied: copied, total: statistics.pages)
             }
+            retrying = code == SQLITE_BUSY || code == SQLITE_LOCKED
+            if !retrying { channel?.say(code == SQLITE_DONE ? "done \(copied) \(statistics.pages)" : "step \(copied) \(statistics.pages)") }
             if code == SQLITE_DONE { break }
-            if code == SQLITE_BUSY || code == SQLITE_LOCKED {
+            if retrying {
                 statistics.busyRetries += 1
                 usleep(2_000)
                 continue
@@ -84,7 +92,7 @@ public enum SQLiteBackup {
                 }
             }
             previousRemaining = remaining
-            if options.stepDelay > 0 { usleep(UInt32(options.stepDelay * 1_000_000)) }
+            if options.stepDelay > 0, channel == nil { usleep(UInt32(options.stepDelay * 1_000_000)) }
         }
         let finish = sqlite3_backup_finish(backup)
         if code != SQLITE_DONE || finish != SQLITE_OK {

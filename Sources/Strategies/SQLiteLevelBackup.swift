@@ -17,7 +17,7 @@ public struct BackupAPIBackup: BackupStrategy {
             let destination = try PlainConnection.open(target)
             defer { try? destination.close() }
             let backupOptions = SQLiteBackup.Options(pagesPerStep: options.pagesPerStep, stepDelay: options.stepDelay,
-                                                     maxRestarts: options.maxRestarts, hold: options.hold)
+                                                     maxRestarts: options.maxRestarts, hold: options.hold, gate: options.gate)
             let statistics = try source.inDatabase { sourceDB in
                 try destination.inDatabase { try SQLiteBackup.copy(from: sourceDB, to: $0, options: backupOptions) }
             }

@@ -24,6 +24,8 @@ public struct StrategyOptions: Sendable, Hashable, Codable {
     /// backup-api, replace, replace-then-readd, relocate-replace: stop dead after this many pages of the SQLite
     /// copy (the runner's "crash at page N"; no effect when replace clones).
     public var hold: SQLiteBackup.Hold?
+    /// The same strategies: take copy steps in lockstep with the runner's turns scheduler.
+    public var gate: SQLiteBackup.Gate?
     /// Store options the coordinator opens stores with.
     public var storeOptions = StoreOptions()
 
@@ -31,7 +33,7 @@ public struct StrategyOptions: Sendable, Hashable, Codable {
 
     /// What replace is asked to do under these options.
     public var replaceOptions: ReplaceOptions {
-        ReplaceOptions(allowClone: allowClone, backup: SQLiteBackup.Options(hold: hold))
+        ReplaceOptions(allowClone: allowClone, backup: SQLiteBackup.Options(hold: hold, gate: gate))
     }
 }
 

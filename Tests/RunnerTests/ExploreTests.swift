@@ -70,5 +70,15 @@ import Testing
         #expect(digests(first).count == 2)
         #expect(digests(first) == digests(second))
         #expect(first.expectationMet && second.expectationMet)
+        // backup-api runs in lockstep with the writers: the same steps and restarts every time, and writers did
+        // get in between its steps.
+        let copySteps = { (result: RunResult) in
+            result.operations.filter { $0.strategy == "backup-api" }.map { [$0.details["steps"], $0.details["restarts"]] }
+        }
+        #expect(copySteps(first) == copySteps(second))
+        #expect(copySteps(first).first?.first != nil)
+        let lockstep = first.events.first { $0.detail.hasPrefix("lockstep:") }
+        #expect(lockstep != nil)
+        #expect(lockstep.map { !$0.detail.contains(" 0 writer transaction") } ?? false, "\(lockstep?.detail ?? "")")
     }
 }
