@@ -8,6 +8,7 @@ import Strategies
 struct StrategyArguments: ParsableArguments {
     @Option(help: "backup-api: pages per step.") var pagesPerStep: Int32 = 64
     @Option(help: "backup-api: seconds to pause between steps.") var stepDelay: Double?
+    @Option(help: "backup-api: fail after this many restarts.") var maxRestarts: Int?
     @Option(help: "command strategies: the shell command to run.") var command: String?
     @Flag(help: "replace: never clone, always copy.") var noClone = false
     @Flag(help: "backup-api, vacuum-into, sqlite3-cli: do not copy the external data folder.") var noExternalData = false
@@ -23,6 +24,7 @@ struct StrategyArguments: ParsableArguments {
 
     func validate() throws {
         if let holdAtPage, holdAtPage < 1 { throw ValidationError("--hold-at-page must be at least 1") }
+        if let maxRestarts, maxRestarts < 0 { throw ValidationError("--max-restarts must not be negative") }
         if (holdAtPage == nil) != (holdMarker == nil) { throw ValidationError("--hold-at-page and --hold-marker go together") }
         if (gateFIFO == nil) != (gateProgress == nil) { throw ValidationError("--gate-fifo and --gate-progress go together") }
     }
@@ -31,6 +33,7 @@ struct StrategyArguments: ParsableArguments {
         var options = StrategyOptions()
         options.pagesPerStep = pagesPerStep
         if let stepDelay { options.stepDelay = stepDelay }
+        if let maxRestarts { options.maxRestarts = maxRestarts }
         options.command = command
         options.allowClone = !noClone
         options.copyExternalData = !noExternalData

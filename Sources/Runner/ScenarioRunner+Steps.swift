@@ -40,6 +40,7 @@ extension ScenarioRunner {
         arguments += ["--json"]
         if let v = step.pagesPerStep { arguments += ["--pages-per-step", String(v)] }
         if let v = step.stepDelay { arguments += ["--step-delay", String(v)] }
+        if let v = step.maxRestarts { arguments += ["--max-restarts", String(v)] }
         if let v = step.command { arguments += ["--command", v] }
         if step.allowClone == false { arguments.append("--no-clone") }
         if step.copyExternalData == false { arguments.append("--no-external-data") }
@@ -95,12 +96,13 @@ extension ScenarioRunner {
         switch step.action {
         case .backup:
             guard succeeded else {
-                if !interrupted { record([Verdict("integrity", .violated, "\(name) (\(step.strategy)) failed", evidence: [summary.error ?? ""])]) }
+                if !interrupted { record([Verdict("backup-completes", .violated, "\(name) (\(step.strategy)) failed", evidence: ["\(name): \((summary.error ?? "").trimmingCharacters(in: .whitespacesAndNewlines))"])]) }
                 return
             }
             let state = try? StoreState.read(target)
             if let state, let position = operations.indices.last { operations[position].details["stateDigest"] = state.digest }
             backups.append((name, index, target, start, end, state))
+            record([Verdict("backup-completes", .held, "\(name) (\(step.strategy)) finished in \(String(format: "%.2f", end - start)) s")])
             record(Invariants.storeChecks(target, label: "\(name) (\(step.strategy))"))
             if let state { record([Invariants.metadataPreserved(state, live: liveAtStart, label: "\(name) (\(step.strategy))")]) }
             else { record([Verdict("integrity", .violated, "\(name) (\(step.strategy)): the backup cannot be opened as a store")]) }

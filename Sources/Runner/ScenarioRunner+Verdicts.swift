@@ -61,6 +61,7 @@ extension ScenarioRunner {
         case "durable-after-crash": "no crash in this run"
         case "restore-equals-backup", "restore-opens": "no completed restore in this run"
         case "wal-content-carried", "snapshot-consistent", "metadata-preserved": "no completed backup in this run"
+        case "backup-completes": "no backup in this run"
         default: "nothing in this run to check it on"
         }
     }

@@ -124,7 +124,7 @@ struct NodeReader {
         "writers": ["count", "transactions", "rate", "mix", "blob_fraction", "blob_size", "synchronous", "checkpoint"],
         "mix": ["insert", "update", "delete", "link"],
         "schedule": ["backup", "restore", "after_commits", "at_seconds", "after_writers", "every_commits", "times", "destination",
-                     "pages_per_step", "step_delay", "command", "copy_external_data", "allow_clone"],
+                     "pages_per_step", "step_delay", "max_restarts", "command", "copy_external_data", "allow_clone"],
         "faults": ["mount", "rules", "crash"],
         "rules": ["ops", "path", "nth", "after", "probability", "action", "during_step"],
         "crash": ["after_commits", "at_seconds", "during_step", "delay", "at_page", "mode"],

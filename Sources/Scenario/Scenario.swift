@@ -83,6 +83,8 @@ public struct Scenario: Sendable, Equatable, Codable {
         /// Strategy settings.
         public var pagesPerStep: Int?
         public var stepDelay: Double?
+        /// backup-api: fail once the copy has restarted this many times.
+        public var maxRestarts: Int?
         public var command: String?
         public var copyExternalData: Bool?
         public var allowClone: Bool?

@@ -7,6 +7,7 @@ public enum ScenarioParser {
     public static let invariantNames = [
         "integrity", "no-duplicates", "wal-content-carried", "snapshot-consistent", "blobs-carried",
         "restore-equals-backup", "restore-opens", "durable-after-crash", "live-store-unaffected", "metadata-preserved",
+        "backup-completes",
     ]
     static let faultOps = ["any", "open", "create", "read", "write", "flush", "release", "fsync", "fsyncdir", "truncate",
                            "fallocate", "rename", "unlink", "mkdir", "rmdir", "link", "symlink", "getattr", "readdir",
@@ -192,6 +193,7 @@ public enum ScenarioParser {
         step.destination = try r.choice("destination", ["fresh", "reuse"]) ?? "fresh"
         step.pagesPerStep = try r.int("pages_per_step", range: -1...1_000_000)
         step.stepDelay = try r.double("step_delay", range: 0...10)
+        step.maxRestarts = try r.int("max_restarts", range: 0...1_000_000)
         step.command = try r.string("command")
         step.copyExternalData = try r.bool("copy_external_data")
         step.allowClone = try r.bool("allow_clone")

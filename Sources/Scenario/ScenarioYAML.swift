@@ -36,6 +36,7 @@ public enum ScenarioYAML {
             if step.action == .backup { out.append("    destination: \(step.destination)") }
             if let v = step.pagesPerStep { out.append("    pages_per_step: \(v)") }
             if let v = step.stepDelay { out.append("    step_delay: \(v)") }
+            if let v = step.maxRestarts { out.append("    max_restarts: \(v)") }
             if let v = step.command { out.append("    command: \(quote(v))") }
             if let v = step.copyExternalData { out.append("    copy_external_data: \(v)") }
             if let v = step.allowClone { out.append("    allow_clone: \(v)") }

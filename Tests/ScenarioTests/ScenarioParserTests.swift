@@ -114,7 +114,7 @@ import Testing
             writers: {checkpoint: none, rate: 50.5}
             schedule:
               - {backup: command, command: "cp \\"$LIFEBOAT_STORE\\" x", after_commits: 4}
-              - {backup: backup-api, at_seconds: 1.5, pages_per_step: 4, step_delay: 0.01, copy_external_data: false}
+              - {backup: backup-api, at_seconds: 1.5, pages_per_step: 4, step_delay: 0.01, max_restarts: 5, copy_external_data: false}
               - {restore: file-copy-over}
             faults:
               mount: true
