@@ -126,8 +126,8 @@ public struct Scenario: Sendable, Equatable, Codable {
         public var duringStep: Int?
         /// With `during_step`: seconds after the step started.
         public var delay = 0.05
-        /// With `during_step`, instead of `delay`: the moment the step's SQLite-level copy has written this many
-        /// pages (backup-api, replace, replace-then-readd); exact, unlike a delay.
+        /// With `during_step`, instead of `delay`: the moment the step's copy has written this many pages (SQLite
+        /// pages for backup-api and replace, 4 KiB pieces for the file copies); exact, unlike a delay.
         public var atPage: Int?
         /// keep-none | keep-prefix N | torn | reorder
         public var mode = "keep-none"

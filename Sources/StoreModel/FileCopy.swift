@@ -6,10 +6,16 @@ import Foundation
 public enum FileCopy {
     public enum Method: String, Sendable, Codable { case clone, copyFileRange = "copy_file_range", readWrite = "read-write" }
 
+    /// The unit a `hold` counts in: SQLite's default page size, so "page N" means the same for a file copy as
+    /// for the backup API on a default store.
+    public static let holdPageSize = 4096
+
     /// Copies `source` to `destination` (created or truncated) and returns how. `allowClone: false` forces a copy;
-    /// `plain: true` forces read/write in 64 KiB pieces, as `cat a > b` does.
+    /// `plain: true` forces read/write in 64 KiB pieces, as `cat a > b` does. With `hold`, the copy goes in
+    /// 4 KiB pieces and stops dead after `hold.page` of them (the runner's crash point).
     @discardableResult
-    public static func copy(_ source: URL, to destination: URL, allowClone: Bool = true, sync: Bool = true, plain: Bool = false) throws -> Method {
+    public static func copy(_ source: URL, to destination: URL, allowClone: Bool = true, sync: Bool = true, plain: Bool = false,
+                            hold: SQLiteBackup.Hold? = nil) throws -> Method {
         let input = open(source.path, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else { throw StoreError.io("cannot open \(source.path): \(String(cString: strerror(errno)))") }
         defer { close(input) }
@@ -19,7 +25,12 @@ public enum FileCopy {
         var info = stat()
         guard fstat(input, &info) == 0 else { throw StoreError.io("cannot stat \(source.path)") }
         var method = Method.readWrite
-        if plain {
+        if let hold {
+            let total = (Int(info.st_size) + holdPageSize - 1) / holdPageSize
+            try readWriteCopy(input, output, source: source, chunk: holdPageSize) { pages in
+                if pages >= hold.page { SQLiteBackup.holdForever(hold, copied: pages, total: total) }
+            }
+        } else if plain {
             try readWriteCopy(input, output, source: source, chunk: 64 * 1024)
         } else if allowClone, lb_ficlone(output, input) == 0 {
             method = .clone
@@ -33,8 +44,10 @@ public enum FileCopy {
         return method
     }
 
-    static func readWriteCopy(_ input: Int32, _ output: Int32, source: URL, chunk: Int = 1 << 20) throws {
+    static func readWriteCopy(_ input: Int32, _ output: Int32, source: URL, chunk: Int = 1 << 20,
+                              afterChunk: (Int) -> Void = { _ in }) throws {
         var buffer = [UInt8](repeating: 0, count: chunk)
+        var chunks = 0
         while true {
             let count = read(input, &buffer, buffer.count)
             if count == 0 { return }
@@ -51,6 +64,8 @@ public enum FileCopy {
                 }
                 offset += written
             }
+            chunks += 1
+            afterChunk(chunks)
         }
     }
 

@@ -36,7 +36,7 @@ public struct FileCopyBackup: BackupStrategy {
             let target = StoreFiles(backupStore(for: live, in: directory))
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             var copied = [source.database.lastPathComponent]
-            try FileCopy.copy(source.database, to: target.database, allowClone: false)
+            try FileCopy.copy(source.database, to: target.database, allowClone: false, hold: options.hold)
             if scope != .database {
                 for (from, to) in zip([source.wal, source.shm], [target.wal, target.shm]) where FileManager.default.fileExists(atPath: from.path) {
                     try FileCopy.copy(from, to: to, allowClone: false)

@@ -57,7 +57,7 @@ public struct FileCopyOverRestore: RestoreStrategy {
     public func restore(backup: URL, over live: URL, model: ManagedObjectModel, options: StrategyOptions) throws -> StrategyOutcome {
         try timed {
             guard StoreFiles(backup).exists else { throw StoreError.missingStore(backup.path) }
-            try FileCopy.copy(backup, to: live, allowClone: false, sync: false, plain: true)
+            try FileCopy.copy(backup, to: live, allowClone: false, sync: false, plain: true, hold: options.hold)
             var outcome = StrategyOutcome(strategy: name, store: live)
             outcome.details["staleWAL"] = String(StoreFiles.size(StoreFiles(live).wal) ?? 0)
             return outcome

@@ -21,8 +21,9 @@ public struct StrategyOptions: Sendable, Hashable, Codable {
     public var command: String?
     /// command, sqlite3-cli: seconds before the child is killed.
     public var timeout: Double = 600
-    /// backup-api, replace, replace-then-readd, relocate-replace: stop dead after this many pages of the SQLite
-    /// copy (the runner's "crash at page N"; no effect when replace clones).
+    /// backup-api, replace, replace-then-readd, relocate-replace, and the file copies of the database file: stop
+    /// dead after this many pages (4 KiB for file copies) are copied (the runner's "crash at page N"; no effect
+    /// when replace clones).
     public var hold: SQLiteBackup.Hold?
     /// The same strategies: take copy steps in lockstep with the runner's turns scheduler.
     public var gate: SQLiteBackup.Gate?
