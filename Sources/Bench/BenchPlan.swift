@@ -8,6 +8,8 @@ public struct BenchPlan: Sendable {
         case ext4
         /// A loop-mounted XFS with reflinks: `replace` can clone.
         case xfsReflink = "xfs-reflink"
+        /// FaultFS over the scratch directory, no fault armed: every round reports its fsync/fdatasync calls.
+        case faultfs
     }
 
     public var sizes: [Int64]

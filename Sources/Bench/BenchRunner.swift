@@ -16,16 +16,20 @@ public struct BenchRunner: Sendable {
         } else {
             volume = nil
         }
-        let work = (volume?.mountPoint ?? plan.scratch).appendingPathComponent("bench-\(id)", isDirectory: true)
+        let faultfs = plan.volume == .faultfs ? try FaultFSBenchVolume(in: plan.scratch, id: id) : nil
+        let work = (volume?.mountPoint ?? faultfs?.mountPoint ?? plan.scratch).appendingPathComponent("bench-\(id)", isDirectory: true)
         let guardian = InterruptCleanup {
             try? FileManager.default.removeItem(at: work)
             volume?.remove()
+            faultfs?.remove()
         }
         defer {
             guardian.cancel()
             try? FileManager.default.removeItem(at: work)
             volume?.remove()
+            faultfs?.remove()
         }
+        if let faultfs { progress("mounted FaultFS (no fault armed, op log on) at \(faultfs.mountPoint.path): rounds count their sync calls") }
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
 
         var stores: [BenchReport.StoreInfo] = []
@@ -39,7 +43,7 @@ public struct BenchRunner: Sendable {
                                                 objects: manifest.objects, attachments: manifest.attachments))
             var live = entry.database
             var liveCopy: URL?
-            if volume != nil {
+            if volume != nil || faultfs != nil {
                 let folder = work.appendingPathComponent("store-\(ByteCount.label(size))", isDirectory: true)
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
                 try copyStore(entry.database, into: folder)
@@ -50,7 +54,17 @@ public struct BenchRunner: Sendable {
             for strategy in plan.strategies {
                 var rounds: [BenchReport.Round] = []
                 for round in 1...plan.rounds {
-                    let measured = try backupRound(strategy: strategy, live: live, into: work.appendingPathComponent("backup-\(strategy)-\(round)"))
+                    let target = work.appendingPathComponent("backup-\(strategy)-\(round)")
+                    var measured: BenchReport.Round
+                    if let faultfs {
+                        let (value, syncs) = try faultfs.countingSyncs("\(strategy) round \(round)") {
+                            try backupRound(strategy: strategy, live: live, into: target)
+                        }
+                        measured = value
+                        for (call, count) in syncs { measured.child?.details[call] = String(count) }
+                    } else {
+                        measured = try backupRound(strategy: strategy, live: live, into: target)
+                    }
                     progress(String(format: "%@ %@ round %d/%d: %.2f s, peak RSS %@", ByteCount.label(size), strategy, round, plan.rounds,
                                     measured.wallSeconds, ByteCount.format(measured.peakRSSBytes)))
                     rounds.append(measured)

@@ -31,7 +31,7 @@ public enum BenchTable {
 
     /// The details worth a column: whether replace cloned, how many objects migrate loaded, backup-api restarts.
     static func notableDetails(_ details: [String: String]) -> String {
-        ["usedClone", "cloneSkipped", "objects", "restarts", "violations"].compactMap { key in details[key].map { "\(key)=\($0)" } }.joined(separator: " ")
+        ["usedClone", "cloneSkipped", "objects", "restarts", "violations", "fsync", "fdatasync", "fsyncdir"].compactMap { key in details[key].map { "\(key)=\($0)" } }.joined(separator: " ")
     }
 
     public static func growthRows(_ report: BenchReport) -> [[String]] {

@@ -19,7 +19,7 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Backup strategies, comma-separated.") var strategies: String = BenchPlan.defaultStrategies.joined(separator: ",")
     @Option(help: "Share of notes with an attachment (0...1).") var blobFraction: Double = 0.1
     @Option(help: "Rounds per strategy and size (median and min–max are reported).") var rounds: Int = 3
-    @Option(help: "ext4 (the cache's file system) or xfs-reflink (a loop-mounted XFS with reflinks; needs root).") var volume: String = "ext4"
+    @Option(help: "ext4 (the cache's file system), xfs-reflink (a loop-mounted XFS with reflinks; needs root) or faultfs (FaultFS with no fault armed: sync calls counted per round).") var volume: String = "ext4"
     @Option(help: "A bench.json to compare with; regressions exit 1.") var compare: String?
     @Option(help: "Relative worsening of time or peak memory that counts as a regression.") var threshold: Double = 0.25
     @Option(help: "Where reports go.") var reports: String = "reports"
