@@ -36,6 +36,14 @@ public struct StoreState: Sendable {
         return hash == stored
     }
 
+    /// Lets SQLite recover a store as the next read-write open would (rolling back a hot journal, which a
+    /// read-only reader cannot do). Changes the files: only for stores whose recovery is the point.
+    public static func recover(_ url: URL) throws {
+        let queue = try PlainConnection.open(url)
+        defer { try? queue.close() }
+        _ = try queue.inDatabase { try Int.fetchOne($0, sql: "SELECT count(*) FROM sqlite_master") }
+    }
+
     public static func read(_ url: URL, model: ManagedObjectModel = .library) throws -> StoreState {
         var options = StoreOptions()
         options.readOnly = true

@@ -107,6 +107,13 @@ public final class ChildRegistry: @unchecked Sendable {
         for child in running { child.process.waitUntilExit() }
     }
 
+    /// SIGSTOPs every child still running: time stands still for the store's processes (a crash that is about
+    /// to come must find them where they were, while the runner reads what it needs first).
+    public func pauseAll() {
+        let running = lock.withLock { children.filter { $0.isRunning } }
+        for child in running { kill(child.process.processIdentifier, SIGSTOP) }
+    }
+
     public func finish() {
         killAll()
         try? FileManager.default.removeItem(at: pidFile)

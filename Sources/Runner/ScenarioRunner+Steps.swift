@@ -24,7 +24,8 @@ extension ScenarioRunner {
         var backupSource: URL?
         switch step.action {
         case .backup:
-            let directory = scratch.appendingPathComponent("backups/\(index)" + (step.destination == "reuse" ? "" : "-\(round + 1)"))
+            let base = scenario.faults.backupsOnVolume ? volume.directory : scratch
+            let directory = base.appendingPathComponent("backups/\(index)" + (step.destination == "reuse" ? "" : "-\(round + 1)"))
             target = directory.appendingPathComponent(live.lastPathComponent)
             arguments = ["backup", "--strategy", step.strategy, live.path, directory.path]
         case .restore:
@@ -61,6 +62,7 @@ extension ScenarioRunner {
         if let gate, let lockstep { try driveLockstep(name, child: child, gate: gate, lockstep: lockstep) }
         try whileRunning?()
         var interrupted = false
+        var deferredCrash: (plan: Scenario.Crash, reason: String)?
         if let crashPlan {
             var reason: String
             if let page = crashPlan.atPage {
@@ -79,7 +81,14 @@ extension ScenarioRunner {
                 interrupted = child.isRunning
                 reason = interrupted ? "during \(name), \(String(format: "%.3f", now() - start)) s in" : "right after \(name) (it finished before the crash point)"
             }
-            try simulateCrash(crashPlan, children: children, volume: volume, live: live, reason: reason)
+            if !interrupted, step.action == .backup {
+                // The backup finished first: freeze the writers where they are (the power fails now), take the
+                // backup's state as it reported success, then crash, so `backup-durable` can compare the two.
+                children.pauseAll()
+                deferredCrash = (crashPlan, reason)
+            } else {
+                try simulateCrash(crashPlan, children: children, volume: volume, live: live, reason: reason)
+            }
         }
         let status = children.wait(child, timeout: max(1, scenario.timeLimit - now()))
         let end = now()
@@ -95,17 +104,21 @@ extension ScenarioRunner {
         note(name, .end, succeeded ? "done" : "failed: \(summary.error ?? "")")
         switch step.action {
         case .backup:
-            guard succeeded else {
-                if !interrupted { record([Verdict("backup-completes", .violated, "\(name) (\(step.strategy)) failed", evidence: ["\(name): \((summary.error ?? "").trimmingCharacters(in: .whitespacesAndNewlines))"])]) }
-                return
+            if succeeded {
+                let state = try? StoreState.read(target)
+                if let state, let position = operations.indices.last { operations[position].details["stateDigest"] = state.digest }
+                backups.append((name, index, target, start, end, state))
+                record([Verdict("backup-completes", .held, "\(name) (\(step.strategy)) finished in \(String(format: "%.2f", end - start)) s")])
+                record(Invariants.storeChecks(target, label: "\(name) (\(step.strategy))"))
+                if let state { record([Invariants.metadataPreserved(state, live: liveAtStart, label: "\(name) (\(step.strategy))")]) }
+                else { record([Verdict("integrity", .violated, "\(name) (\(step.strategy)): the backup cannot be opened as a store")]) }
+            } else if !interrupted {
+                record([Verdict("backup-completes", .violated, "\(name) (\(step.strategy)) failed",
+                                evidence: ["\(name): \((summary.error ?? "").trimmingCharacters(in: .whitespacesAndNewlines))"])])
             }
-            let state = try? StoreState.read(target)
-            if let state, let position = operations.indices.last { operations[position].details["stateDigest"] = state.digest }
-            backups.append((name, index, target, start, end, state))
-            record([Verdict("backup-completes", .held, "\(name) (\(step.strategy)) finished in \(String(format: "%.2f", end - start)) s")])
-            record(Invariants.storeChecks(target, label: "\(name) (\(step.strategy))"))
-            if let state { record([Invariants.metadataPreserved(state, live: liveAtStart, label: "\(name) (\(step.strategy))")]) }
-            else { record([Verdict("integrity", .violated, "\(name) (\(step.strategy)): the backup cannot be opened as a store")]) }
+            if let deferredCrash {
+                try simulateCrash(deferredCrash.plan, children: children, volume: volume, live: live, reason: deferredCrash.reason)
+            }
         case .restore:
             let label = "\(name) (\(step.strategy))"
             record(Invariants.storeChecks(live, label: "live store after \(label)"))
@@ -120,6 +133,31 @@ extension ScenarioRunner {
         }
     }
 
+    /// `backup-durable`: every backup on the crashed volume that had reported success must read back as it was
+    /// before the crash. A backup tool that never syncs its files (or the directories they were created in)
+    /// leaves a backup that a power failure right after "done" takes away.
+    func checkBackupsSurvived(volume: any StoreVolume, crash: String) {
+        let root = volume.directory.standardizedFileURL.path + "/"
+        for backup in backups where backup.store.standardizedFileURL.path.hasPrefix(root) {
+            let label = "\(backup.name) (\(scenario.schedule[backup.index].strategy))"
+            guard let before = backup.state else { continue }
+            do {
+                // Open it as its owner would next: SQLite rolls back a hot journal or replays the WAL first.
+                try StoreState.recover(backup.store)
+                let after = try StoreState.read(backup.store)
+                if after.digest == before.digest, after.missingBlobs.isSubset(of: before.missingBlobs) {
+                    record([Verdict("backup-durable", .held, "\(label): reads back whole after the crash")])
+                } else {
+                    let lost = before.notes.keys.filter { after.notes[$0] == nil }.count + before.others.keys.filter { after.others[$0] == nil }.count
+                    record([Verdict("backup-durable", .violated, "\(label): changed by the crash after it reported success",
+                                    evidence: ["\(label): \(lost) object(s) gone, \(after.missingBlobs.count) external data file(s) missing after \(crash)"])])
+                }
+            } catch {
+                record([Verdict("backup-durable", .violated, "\(label): unreadable after the crash", evidence: ["\(label): \(error) after \(crash)"])])
+            }
+        }
+    }
+
     /// Kills every process holding the store, drops what the volume did not make durable, and lets SQLite
     /// recover the store as the next launch of the app would.
     func simulateCrash(_ plan: Scenario.Crash, children: ChildRegistry, volume: any StoreVolume, live: URL, reason: String) throws {
@@ -128,6 +166,7 @@ extension ScenarioRunner {
         let dropped = try volume.crash(mode: plan.mode)
         let description = "crash (\(plan.mode)) \(reason): \(dropped)"
         note("faultfs", .crash, description)
+        checkBackupsSurvived(volume: volume, crash: description)
         if liveBeforeRestore == nil, operations.allSatisfy({ $0.action != "restore" }) {
             // Recovery as SQLite performs it for the next reader: the WAL is read (or ignored when torn) without
             // a checkpoint, so the files stay as the crash left them for whatever the schedule does next.

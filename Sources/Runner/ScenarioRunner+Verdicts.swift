@@ -62,6 +62,7 @@ extension ScenarioRunner {
         case "restore-equals-backup", "restore-opens": "no completed restore in this run"
         case "wal-content-carried", "snapshot-consistent", "metadata-preserved": "no completed backup in this run"
         case "backup-completes": "no backup in this run"
+        case "backup-durable": "no crash after a backup on the store's volume (faults.backups_on_volume)"
         default: "nothing in this run to check it on"
         }
     }

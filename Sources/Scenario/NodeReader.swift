@@ -125,7 +125,7 @@ struct NodeReader {
         "mix": ["insert", "update", "delete", "link"],
         "schedule": ["backup", "restore", "after_commits", "at_seconds", "after_writers", "every_commits", "times", "destination",
                      "pages_per_step", "step_delay", "max_restarts", "command", "copy_external_data", "allow_clone"],
-        "faults": ["mount", "rules", "crash"],
+        "faults": ["mount", "backups_on_volume", "rules", "crash"],
         "rules": ["ops", "path", "nth", "after", "probability", "action", "during_step"],
         "crash": ["after_commits", "at_seconds", "during_step", "delay", "at_page", "mode"],
     ]

@@ -98,6 +98,9 @@ public struct Scenario: Sendable, Equatable, Codable {
     /// only: the processes holding the store are killed, but what the kernel had buffered survives.
     public struct FaultPlan: Sendable, Equatable, Codable {
         public var mount = false
+        /// Write backups on the store's volume (FaultFS when mounted) instead of beside it, so a crash after a
+        /// backup reported success shows whether the backup itself was made durable (`backup-durable`).
+        public var backupsOnVolume = false
         public var rules: [Rule] = []
         public var crash: Crash?
         public init() {}

@@ -7,7 +7,7 @@ public enum ScenarioParser {
     public static let invariantNames = [
         "integrity", "no-duplicates", "wal-content-carried", "snapshot-consistent", "blobs-carried",
         "restore-equals-backup", "restore-opens", "durable-after-crash", "live-store-unaffected", "metadata-preserved",
-        "backup-completes",
+        "backup-completes", "backup-durable",
     ]
     static let faultOps = ["any", "open", "create", "read", "write", "flush", "release", "fsync", "fsyncdir", "truncate",
                            "fallocate", "rename", "unlink", "mkdir", "rmdir", "link", "symlink", "getattr", "readdir",
@@ -115,6 +115,7 @@ public enum ScenarioParser {
         }
         if var faults = try reader.mapping("faults") {
             if let v = try faults.bool("mount") { s.faults.mount = v }
+            if let v = try faults.bool("backups_on_volume") { s.faults.backupsOnVolume = v }
             if let rules = try faults.sequence("rules") {
                 s.faults.rules = try rules.enumerated().map { index, node in try rule(node, index: index, file: reader.file, steps: s.schedule.count) }
             }

@@ -69,10 +69,21 @@ public enum FileCopy {
         }
     }
 
+    /// fsync of a directory: makes the entries created, renamed or removed in it durable (a new file's data can
+    /// be synced and still vanish after a power failure if the directory that names it was not).
+    public static func syncDirectory(_ url: URL) throws {
+        let fd = open(url.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw StoreError.io("cannot open directory \(url.path): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        guard fsync(fd) == 0 else { throw StoreError.io("fsync of directory \(url.path): \(String(cString: strerror(errno)))") }
+    }
+
     /// Copies a folder's regular files (not recursive: `_EXTERNAL_DATA` is flat) into a fresh folder that then
     /// replaces `destination` by rename, so a failed copy never leaves a half-filled destination folder in place.
+    /// `durable` also syncs the new folder before the rename and the folders above it after, so the copy survives
+    /// a power failure once this returns; `durable: false` is `cp -R` (file data synced, names not).
     @discardableResult
-    public static func replaceFolder(_ destination: URL, withCopyOf source: URL, allowClone: Bool = true) throws -> Int {
+    public static func replaceFolder(_ destination: URL, withCopyOf source: URL, allowClone: Bool = true, durable: Bool = true) throws -> Int {
         let manager = FileManager.default
         let staging = destination.deletingLastPathComponent()
             .appendingPathComponent(".\(destination.lastPathComponent).lifeboat-tmp-\(UUID().uuidString.prefix(8))")
@@ -86,9 +97,15 @@ public enum FileCopy {
                 try copy(source.appendingPathComponent(name), to: staging.appendingPathComponent(name), allowClone: allowClone)
                 count += 1
             }
+            if durable { try syncDirectory(staging) }
             if manager.fileExists(atPath: destination.path) { try manager.removeItem(at: destination) }
             try manager.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
             try manager.moveItem(at: staging, to: destination)
+            if durable {
+                // The support folder may be new too: sync both levels that name something new.
+                try syncDirectory(destination.deletingLastPathComponent())
+                try syncDirectory(destination.deletingLastPathComponent().deletingLastPathComponent())
+            }
         } catch {
             try? manager.removeItem(at: staging)
             throw error

@@ -44,7 +44,9 @@ public struct FileCopyBackup: BackupStrategy {
                 }
             }
             if scope == .everything, FileManager.default.fileExists(atPath: source.externalDataFolder.path) {
-                let count = try FileCopy.replaceFolder(target.externalDataFolder, withCopyOf: source.externalDataFolder, allowClone: false)
+                // As `cp -R` does: each file's data is written out, the directories naming them are not synced.
+                let count = try FileCopy.replaceFolder(target.externalDataFolder, withCopyOf: source.externalDataFolder,
+                                                       allowClone: false, durable: false)
                 copied.append("\(count) external data files")
             }
             var outcome = StrategyOutcome(strategy: name, store: target.database)

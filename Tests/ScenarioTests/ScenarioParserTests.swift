@@ -118,6 +118,7 @@ import Testing
               - {restore: file-copy-over}
             faults:
               mount: true
+              backups_on_volume: true
               rules: [{ops: [fsync], path: "*-wal", after: 2, action: fsync-lie}]
               crash: {after_commits: 9, mode: torn}
             expect: violation durable-after-crash
