@@ -95,7 +95,8 @@ public final class Explorer {
             }
         }
         if let (scenario, invariant) = failing {
-            var shrunk = try shrink(scenario, invariant: invariant, outcome: &outcome)
+            var trail = [scenario]
+            var shrunk = try shrink(scenario, invariant: invariant, outcome: &outcome, trail: &trail)
             // Prefer a repro under the turns scheduler, which replays the same interleaving from the seed.
             if shrunk.scheduler != "turns" {
                 var turns = shrunk
@@ -108,6 +109,19 @@ public final class Explorer {
                 }
             }
             try replay(shrunk, invariant: invariant, outcome: &outcome)
+            // A race can shrink to a scenario whose failure was luck. Rather than hand back a repro that does not
+            // replay, step back through the accepted reductions to the smallest one that does.
+            var fallbacks = 0
+            for earlier in trail.reversed() where earlier != shrunk && outcome.replaysReproducing == 0 && fallbacks < 3 && !Interruption.requested {
+                fallbacks += 1
+                progress?("replay: the repro did not reproduce \(invariant); trying the reduction before it")
+                outcome.shrinkSteps.append("back one reduction: the smaller scenario did not replay")
+                outcome.replayed = 0
+                outcome.replaysReproducing = 0
+                outcome.replaySeconds = []
+                outcome.repro = nil
+                try replay(earlier, invariant: invariant, outcome: &outcome)
+            }
         }
         outcome.seconds = Date().timeIntervalSince(started)
         return outcome
@@ -118,7 +132,7 @@ public final class Explorer {
     /// Under the free scheduler a violation can be luck of timing, and a reduction accepted on one lucky run
     /// ends as a repro that rarely replays; so there a candidate must fail twice in a row to be kept. Under
     /// turns the interleaving comes from the seed and one run decides.
-    func shrink(_ scenario: Scenario, invariant: String, outcome: inout Outcome) throws -> Scenario {
+    func shrink(_ scenario: Scenario, invariant: String, outcome: inout Outcome, trail: inout [Scenario]) throws -> Scenario {
         var current = scenario
         var improved = true
         while improved, outcome.shrinkRuns < budget.shrinkRuns, !Interruption.requested {
@@ -133,6 +147,7 @@ public final class Explorer {
                 }
                 if stillFails {
                     current = candidate
+                    trail.append(candidate)
                     outcome.shrinkSteps.append(label)
                     progress?("shrink: \(label) still violates \(invariant)")
                     improved = true
