@@ -20,8 +20,7 @@ struct CrashStatesCommand: ParsableCommand {
 
     func run() throws {
         let file = URL(cliPath: scenario)
-        let parsed: Scenario
-        do { parsed = try ScenarioParser.parse(file: file) } catch let error as ScenarioError { throw CLIFailure.badInput(error.description) }
+        let parsed = try ScenarioCommandSupport.load(file)
         var settings = ScenarioRunner.Settings.from(reports: URL(cliPath: reports), scratch: scratch.map { URL(cliPath: $0) })
         settings.progress = nil
         let (summary, _) = try CrashStateRun.run(parsed, file: file.path, settings: settings, maxPoints: maxPoints, seed: seed) { line in

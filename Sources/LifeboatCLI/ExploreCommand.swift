@@ -26,11 +26,9 @@ struct ExploreCommand: ParsableCommand {
 
     func run() throws {
         let file = URL(cliPath: scenario)
-        let parsed: Scenario
-        do { parsed = try ScenarioParser.parse(file: file) } catch let error as ScenarioError { throw CLIFailure.badInput(error.description) }
+        let parsed = try ScenarioCommandSupport.load(file)
         Interruption.install()
-        var settings = ScenarioRunner.Settings.from(reports: URL(cliPath: reports), scratch: scratch.map { URL(cliPath: $0) })
-        settings.makeVolume = StoreVolumes.make
+        let settings = ScenarioCommandSupport.settings(reports: reports, scratch: scratch)
         let explorer = Explorer(base: parsed, file: file.path, seed: seed,
                                 budget: Explorer.Budget(runs: runs, seconds: timeLimit, shrinkRuns: shrinkRuns),
                                 settings: settings, progress: { @Sendable line in print("  " + line) })

@@ -22,24 +22,15 @@ struct ReplayCommand: ParsableCommand {
 
     func run() throws {
         let file = URL(cliPath: repro)
-        let scenario: Scenario
-        do { scenario = try ScenarioParser.parse(file: file) } catch let error as ScenarioError {
-            throw CLIFailure.badInput(error.description)
-        } catch {
-            throw CLIFailure.badInput("\(repro): \(error)")
-        }
-        var settings = ScenarioRunner.Settings.from(reports: URL(cliPath: reports), scratch: scratch.map { URL(cliPath: $0) })
-        settings.makeVolume = StoreVolumes.make
+        let scenario = try ScenarioCommandSupport.load(file)
+        let settings = ScenarioCommandSupport.settings(reports: reports, scratch: scratch)
         Interruption.install()
         print("replaying \(scenario.name) (seed \(scenario.seed), scheduler \(scenario.scheduler), expect \(scenario.expect)) \(times) time(s)")
         var reproduced = 0
         var seconds: [Double] = []
         for round in 1...times {
             let started = Date()
-            let runner: ScenarioRunner
-            do { runner = try ScenarioRunner(scenario: scenario, file: file.path, settings: settings) } catch { throw CLIFailure.badInput("\(error)") }
-            let (result, directory) = try runner.run()
-            if Interruption.requested { throw CLIFailure(code: 130, message: "interrupted; report of the partial run: \(directory.url.path)") }
+            let (result, directory) = try ScenarioCommandSupport.runOnce(scenario, file: file, settings: settings)
             let elapsed = Date().timeIntervalSince(started)
             seconds.append(elapsed)
             if result.expectationMet { reproduced += 1 }

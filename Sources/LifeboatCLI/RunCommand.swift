@@ -25,30 +25,22 @@ struct RunCommand: ParsableCommand {
         let files = try Self.expand(scenarios)
         var parsed: [(URL, Scenario)] = []
         for file in files {
-            do {
-                var scenario = try ScenarioParser.parse(file: file)
-                if let seed { scenario.seed = seed }
-                parsed.append((file, scenario))
-            } catch let error as ScenarioError {
-                throw CLIFailure.badInput(error.description)
-            }
+            var scenario = try ScenarioCommandSupport.load(file)
+            if let seed { scenario.seed = seed }
+            parsed.append((file, scenario))
         }
         let showProgress = verbose || isatty(STDOUT_FILENO) != 0
-        var settings = ScenarioRunner.Settings.from(reports: URL(cliPath: reports), scratch: scratch.map { URL(cliPath: $0) })
+        var settings = ScenarioCommandSupport.settings(reports: reports, scratch: scratch)
         settings.keepScratch = keep
         if showProgress {
             settings.progress = { @Sendable (line: String) in print("  " + line) }
         }
-        settings.makeVolume = StoreVolumes.make
         Interruption.install()
         var allMet = true
         var results: [RunResult] = []
         for (file, scenario) in parsed {
             print("== \(scenario.name) (\(file.lastPathComponent), seed \(scenario.seed), expect \(scenario.expect))")
-            let runner: ScenarioRunner
-            do { runner = try ScenarioRunner(scenario: scenario, file: file.path, settings: settings) } catch { throw CLIFailure.badInput("\(error)") }
-            let (result, directory) = try runner.run()
-            if Interruption.requested { throw CLIFailure(code: 130, message: "interrupted; report of the partial run: \(directory.url.path)") }
+            let (result, directory) = try ScenarioCommandSupport.runOnce(scenario, file: file, settings: settings)
             results.append(result)
             for verdict in result.verdicts where verdict.status != .notApplicable {
                 print("   \(TerminalStyle.outcome(verdict.status == .held ? "held    " : "VIOLATED", good: verdict.status == .held)) \(verdict.invariant): \(verdict.summary.prefix(150))")

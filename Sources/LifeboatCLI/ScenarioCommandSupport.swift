@@ -1,0 +1,30 @@
+import Foundation
+import Reporting
+import Runner
+import Scenario
+
+/// What the commands that run scenarios share: reading a scenario file named on the command line (a bad one
+/// is bad input, exit 2 with file:line:column), runner settings from the `--reports`/`--scratch` options, and
+/// one run that turns an interruption into exit 130.
+enum ScenarioCommandSupport {
+    static func load(_ file: URL) throws -> Scenario {
+        do { return try ScenarioParser.parse(file: file) } catch let error as ScenarioError {
+            throw CLIFailure.badInput(error.description)
+        }
+    }
+
+    /// Settings for runs on FaultFS or a plain directory, as the scenario asks.
+    static func settings(reports: String, scratch: String?) -> ScenarioRunner.Settings {
+        var settings = ScenarioRunner.Settings.from(reports: URL(cliPath: reports), scratch: scratch.map { URL(cliPath: $0) })
+        settings.makeVolume = StoreVolumes.make
+        return settings
+    }
+
+    static func runOnce(_ scenario: Scenario, file: URL, settings: ScenarioRunner.Settings) throws -> (RunResult, RunDirectory) {
+        let runner: ScenarioRunner
+        do { runner = try ScenarioRunner(scenario: scenario, file: file.path, settings: settings) } catch { throw CLIFailure.badInput("\(error)") }
+        let (result, directory) = try runner.run()
+        if Interruption.requested { throw CLIFailure(code: 130, message: "interrupted; report of the partial run: \(directory.url.path)") }
+        return (result, directory)
+    }
+}
