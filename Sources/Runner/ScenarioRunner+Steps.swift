@@ -21,7 +21,8 @@ extension ScenarioRunner {
         }
         var arguments: [String]
         let target: URL
-        var backupSource: URL?
+        /// The backup a restore copies from (the last one whose files exist).
+        var backupSource: (store: URL, state: StoreState?)?
         switch step.action {
         case .backup:
             let base = scenario.faults.backupsOnVolume ? volume.directory : scratch
@@ -34,7 +35,7 @@ extension ScenarioRunner {
                 return
             }
             if liveBeforeRestore == nil { liveBeforeRestore = try? StoreState.read(live) }
-            backupSource = last.store
+            backupSource = (last.store, last.state)
             target = live
             arguments = ["restore", "--strategy", step.strategy, last.store.path, live.path]
         }
@@ -123,12 +124,12 @@ extension ScenarioRunner {
             let label = "\(name) (\(step.strategy))"
             record(Invariants.storeChecks(live, label: "live store after \(label)"))
             if interrupted {
-                record([Invariants.interruptedRestoreAllOrNothing(live, before: liveBeforeRestore, backup: backups.last?.state, label: label)])
+                record([Invariants.interruptedRestoreAllOrNothing(live, before: liveBeforeRestore, backup: backupSource?.state, label: label)])
             }
             guard succeeded, let backupSource else { return }
-            record([Invariants.restoreEqualsBackup(live, backup: backupSource, label: label)])
+            record([Invariants.restoreEqualsBackup(live, backup: backupSource.store, label: label)])
             let model = scenario.appModel == "library-v2" ? ManagedObjectModel.libraryV2 : .library
-            let backupObjects = backups.last?.state.map { $0.notes.count + $0.others.count } ?? 0
+            let backupObjects = backupSource.state.map { $0.notes.count + $0.others.count } ?? 0
             record([Invariants.restoreOpens(live, model: model, lightweight: scenario.lightweightMigration, backupObjects: backupObjects, label: label)])
         }
     }
