@@ -116,7 +116,7 @@ let package = Package(
         // Scratch directories and open-app helpers shared by the test targets.
         .target(
             name: "LifeboatTestSupport",
-            dependencies: ["StoreModel"],
+            dependencies: ["StoreModel", .product(name: "Crypto", package: "swift-crypto")],
             path: "Tests/LifeboatTestSupport",
             swiftSettings: strict),
         .testTarget(

@@ -25,6 +25,7 @@ struct CheckCommand: ParsableCommand {
         } catch StoreError.missingStore(let path) {
             throw CLIFailure.badInput("no store at \(path)")
         }
+        if let reason = report.unopenable { throw CLIFailure.badInput(reason) }
         print(json ? Self.json(report) : Self.text(report))
         if report.hasViolations { throw ExitCode(1) }
     }

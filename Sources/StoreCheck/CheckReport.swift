@@ -54,6 +54,9 @@ public struct CheckReport: Sendable, Codable {
     public var externalReferences = 0
     public var externalFiles = 0
     public var seconds = 0.0
+    /// Set when the store could not be opened at all (not a regular file, not an SQLite database, unreadable, no
+    /// Core Data bookkeeping tables): bad input, not a finding about a store.
+    public var unopenable: String?
 
     public init(store: String, against: String? = nil) {
         self.store = store
@@ -80,7 +83,7 @@ public struct CheckReport: Sendable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case store, against, findings, suppressed, objectCounts, externalReferences, externalFiles, seconds, suppressedViolations
+        case store, against, findings, suppressed, objectCounts, externalReferences, externalFiles, seconds, suppressedViolations, unopenable
     }
 }
 

@@ -21,6 +21,7 @@ public enum StoreComparison {
         } catch StoreError.missingStore(let path) {
             throw StoreError.missingStore(path)
         } catch {
+            report.unopenable = report.unopenable ?? "\(error)"
             report.add(Finding(.violation, .unreadable, "cannot compare: \(error)"))
             return report
         }
@@ -131,19 +132,19 @@ public enum StoreComparison {
 
         init(_ store: InspectedStore, _ db: Database, _ entity: InspectedStore.Entity, useIdentity: Bool) throws {
             self.store = store
-            identity = useIdentity ? store.identityColumn(entity.table)! : "Z_PK"
+            identity = useIdentity ? store.identityColumn(entity.table) ?? "Z_PK" : "Z_PK"
             let toOne = store.toOneColumns(entity.table)
             var select = ["e.*"]
             var joins: [String] = []
             for (index, relationship) in toOne.enumerated() {
                 let targetIdentity = store.identityColumn(relationship.destinationTable) ?? "Z_PK"
-                select.append("r\(index).\(targetIdentity) AS \"->\(relationship.column)\"")
-                joins.append("LEFT JOIN \(relationship.destinationTable) r\(index) ON r\(index).Z_PK = e.\(relationship.column)")
+                select.append("r\(index).\(targetIdentity.q) AS \(("->" + relationship.column).q)")
+                joins.append("LEFT JOIN \(relationship.destinationTable.q) r\(index) ON r\(index).Z_PK = e.\(relationship.column.q)")
             }
             skipped = Set(["Z_PK", "Z_ENT", "Z_OPT"] + toOne.map(\.column))
             cursor = try Row.fetchCursor(db, sql: """
-                SELECT \(select.joined(separator: ", ")) FROM \(entity.table) e \(joins.joined(separator: " "))
-                WHERE e.Z_ENT = ? ORDER BY e.\(identity), e.Z_PK
+                SELECT \(select.joined(separator: ", ")) FROM \(entity.table.q) e \(joins.joined(separator: " "))
+                WHERE e.Z_ENT = ? ORDER BY e.\(identity.q), e.Z_PK
                 """, arguments: [entity.number])
         }
 
@@ -169,8 +170,8 @@ public enum StoreComparison {
             let ownerIdentity = store.identityColumn(ownerTable) ?? "Z_PK"
             let otherIdentity = store.identityColumn(otherTable) ?? "Z_PK"
             cursor = try Row.fetchCursor(db, sql: """
-                SELECT o.\(ownerIdentity) AS a, d.\(otherIdentity) AS b FROM \(join.name) j
-                JOIN \(ownerTable) o ON o.Z_PK = j.\(join.ownerColumn) JOIN \(otherTable) d ON d.Z_PK = j.\(join.otherColumn)
+                SELECT o.\(ownerIdentity.q) AS a, d.\(otherIdentity.q) AS b FROM \(join.name.q) j
+                JOIN \(ownerTable.q) o ON o.Z_PK = j.\(join.ownerColumn.q) JOIN \(otherTable.q) d ON d.Z_PK = j.\(join.otherColumn.q)
                 ORDER BY a, b
                 """)
         }
@@ -210,7 +211,13 @@ enum Digest {
     }
 
     static func file(_ url: URL) -> String? {
-        guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
+        // Never open what is not a regular file: a FIFO in _EXTERNAL_DATA would block the checker forever.
+        var info = stat()
+        guard stat(url.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        let fd = open(url.path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { close(fd); return nil }
+        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         defer { try? handle.close() }
         var hasher = SHA256()
         var total = 0

@@ -5,8 +5,8 @@ import StoreModel
 /// `lifeboat check STORE`: integrity, Core Data bookkeeping, external data, relationships and identities, read
 /// from the layout, streaming row by row so memory stays flat whatever the store's size.
 public enum StoreVerifier {
-    /// Verifies one store. Throws only when the path holds no store at all (bad input); everything wrong inside a
-    /// store is a finding.
+    /// Verifies one store. Throws only when the path holds nothing (bad input); a store that cannot be opened is
+    /// reported with `unopenable` set (the CLI's exit 2) and everything wrong inside a store is a finding.
     public static func verify(_ url: URL) throws -> CheckReport {
         let started = Date()
         var report = CheckReport(store: url.path)
@@ -16,6 +16,7 @@ public enum StoreVerifier {
         } catch StoreError.missingStore(let path) {
             throw StoreError.missingStore(path)
         } catch {
+            report.unopenable = "\(error)"
             report.add(Finding(.violation, .unreadable, "\(error)"))
             report.seconds = Date().timeIntervalSince(started)
             return report
@@ -38,7 +39,13 @@ public enum StoreVerifier {
     }
 
     static func checkIntegrity(_ db: Database, _ report: inout CheckReport) throws {
-        let messages = try String.fetchAll(db, sql: "PRAGMA integrity_check")
+        let messages: [String]
+        do {
+            messages = try String.fetchAll(db, sql: "PRAGMA integrity_check")
+        } catch let error as DatabaseError {
+            report.add(Finding(.violation, .integrity, "integrity_check failed: \(error.message ?? "\(error)")"))
+            return
+        }
         if messages != ["ok"] {
             for message in messages { report.add(Finding(.violation, .integrity, message)) }
         }
@@ -46,9 +53,12 @@ public enum StoreVerifier {
 
     static func checkMetadata(_ store: InspectedStore, _ report: inout CheckReport) {
         if let problem = store.metadataProblem { report.add(Finding(.violation, .metadata, problem)) }
+        if let problem = store.modelCacheProblem { report.add(Finding(.violation, .metadata, problem)) }
+        for problem in store.schema.problems { report.add(Finding(.violation, .bookkeeping, problem)) }
         guard let metadata = store.metadata else { return }
         if metadata.storeType != "SQLite" { report.add(Finding(.violation, .metadata, "NSStoreType is \(metadata.storeType), not SQLite")) }
-        for entity in store.entities where metadata.versionHashes[entity.name] == nil {
+        // Persistent-history entities carry no version hash: they are Core Data's, not the model's.
+        for entity in store.entities where !entity.isHistory && metadata.versionHashes[entity.name] == nil {
             report.add(Finding(.violation, .metadata, entity: entity.name, "entity has no version hash in NSStoreModelVersionHashes"))
         }
         if let model = store.model, model.versionHashes != metadata.versionHashes {
@@ -58,31 +68,38 @@ public enum StoreVerifier {
 
     static func checkBookkeeping(_ db: Database, _ store: InspectedStore, _ report: inout CheckReport) throws {
         for (table, entities) in store.entityTables {
-            guard store.columns[table] != nil else {
+            guard let tableColumns = store.columns[table] else {
                 report.add(Finding(.violation, .bookkeeping, entity: entities.map(\.name).joined(separator: ","), "table \(table) is missing"))
+                continue
+            }
+            guard ["Z_PK", "Z_ENT", "Z_OPT"].allSatisfy(tableColumns.contains) else {
+                report.add(Finding(.violation, .bookkeeping, entity: entities[0].name, "table \(table) lacks Z_PK, Z_ENT or Z_OPT"))
                 continue
             }
             let numbers = entities.map { String($0.number) }.joined(separator: ",")
             let maxKey = entities.map(\.max).max() ?? 0
-            let row = try Row.fetchOne(db, sql: """
-                SELECT max(Z_PK) AS maxpk, count(*) AS n,
+            // History rows have Z_OPT NULL by design: Core Data never updates them.
+            let optionalOpt = entities.allSatisfy(\.isHistory)
+            guard let row = try Row.fetchOne(db, sql: """
+                SELECT max(Z_PK) AS maxpk, count(*) AS n, sum(typeof(Z_PK) != 'integer') AS badpk,
                        sum(Z_ENT NOT IN (\(numbers)) OR Z_ENT IS NULL) AS badent,
-                       sum(Z_OPT IS NULL OR Z_OPT < 1) AS badopt
-                FROM \(table)
-                """)
-            let highest: Int64 = row?["maxpk"] ?? 0
-            if highest > maxKey {
+                       sum(\(optionalOpt ? "typeof(Z_OPT) NOT IN ('integer', 'null')" : "Z_OPT IS NULL OR typeof(Z_OPT) != 'integer' OR Z_OPT < 1")) AS badopt
+                FROM \(table.q)
+                """) else { continue }
+            if let bad = SafeColumn.integer(row, "badpk"), bad > 0 {
+                report.add(Finding(.violation, .bookkeeping, entity: entities[0].name, "\(bad) rows of \(table) have a Z_PK that is not an integer"))
+            } else if let highest = SafeColumn.integer(row, "maxpk"), highest > maxKey {
                 report.add(Finding(.violation, .bookkeeping, entity: entities[0].name,
                                    "Z_MAX is \(maxKey) but \(table) holds Z_PK \(highest): new objects would reuse keys"))
             }
-            if let bad = row?["badent"] as Int64?, bad > 0 {
+            if let bad = SafeColumn.integer(row, "badent"), bad > 0 {
                 report.add(Finding(.violation, .bookkeeping, entity: entities[0].name, "\(bad) rows of \(table) have a Z_ENT outside {\(numbers)}"))
             }
-            if let bad = row?["badopt"] as Int64?, bad > 0 {
+            if let bad = SafeColumn.integer(row, "badopt"), bad > 0 {
                 report.add(Finding(.violation, .bookkeeping, entity: entities[0].name, "\(bad) rows of \(table) have no valid Z_OPT"))
             }
             for entity in entities {
-                report.objectCounts[entity.name] = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table) WHERE Z_ENT = ?", arguments: [entity.number]) ?? 0
+                report.objectCounts[entity.name] = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table.q) WHERE Z_ENT = ?", arguments: [entity.number]) ?? 0
             }
         }
     }
@@ -90,21 +107,21 @@ public enum StoreVerifier {
     static func checkExternalData(_ db: Database, _ store: InspectedStore, _ report: inout CheckReport) throws {
         var referenced = Set<String>()
         for (table, entities) in store.entityTables where store.columns[table] != nil {
-            for column in try store.blobColumns(db, table) {
+            for column in store.blobColumns(table) {
                 let rows = try Row.fetchCursor(db, sql: """
-                    SELECT Z_PK, \(column) AS value FROM \(table)
-                    WHERE typeof(\(column)) = 'blob' AND length(\(column)) = 38 AND substr(\(column), 1, 1) = x'02'
+                    SELECT Z_PK, \(column.q) AS value FROM \(table.q)
+                    WHERE typeof(\(column.q)) = 'blob' AND length(\(column.q)) = 38 AND substr(\(column.q), 1, 1) = x'02'
                     """)
                 while let row = try rows.next() {
-                    guard let data = row["value"] as Data?, case .external(let name)? = ExternalDataReference(encoded: data) else { continue }
+                    guard let data = SafeColumn.blob(row, "value"), case .external(let name)? = ExternalDataReference(encoded: data) else { continue }
                     report.externalReferences += 1
                     referenced.insert(name)
                     var info = stat()
                     let path = store.files.externalFile(name).path
                     if stat(path, &info) != 0 || (info.st_mode & S_IFMT) != S_IFREG {
-                        let key: Int64 = row["Z_PK"]
+                        let key = SafeColumn.value(row, "Z_PK").description
                         report.add(Finding(.violation, .missingExternalFile, entity: entities[0].name, object: "Z_PK \(key)",
-                                           "\(column) refers to \(path), which does not exist"))
+                                           "\(column) refers to \(path), which is \(stat(path, &info) == 0 ? FileKind.describe(info.st_mode) : "missing")"))
                     } else if access(path, R_OK) != 0 {
                         report.add(Finding(.violation, .missingExternalFile, entity: entities[0].name, "\(path) is not readable"))
                     }
@@ -124,7 +141,7 @@ public enum StoreVerifier {
                   let otherTable = store.entities.first(where: { $0.name == join.otherEntity })?.table,
                   store.columns[ownerTable] != nil, store.columns[otherTable] != nil else { continue }
             for (column, table) in [(join.ownerColumn, ownerTable), (join.otherColumn, otherTable)] {
-                let dangling = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(join.name) j WHERE NOT EXISTS (SELECT 1 FROM \(table) t WHERE t.Z_PK = j.\(column))") ?? 0
+                let dangling = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(join.name.q) j WHERE NOT EXISTS (SELECT 1 FROM \(table.q) t WHERE t.Z_PK = j.\(column.q))") ?? 0
                 if dangling > 0 {
                     report.add(Finding(.violation, .danglingRelationship, entity: join.ownerEntity,
                                        "\(dangling) rows of join table \(join.name) point to missing rows of \(table) (\(column))"))
@@ -133,7 +150,7 @@ public enum StoreVerifier {
         }
         for (table, entities) in store.entityTables where store.columns[table] != nil {
             for toOne in store.toOneColumns(table) {
-                let dangling = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table) e WHERE e.\(toOne.column) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM \(toOne.destinationTable) d WHERE d.Z_PK = e.\(toOne.column))") ?? 0
+                let dangling = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table.q) e WHERE e.\(toOne.column.q) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM \(toOne.destinationTable.q) d WHERE d.Z_PK = e.\(toOne.column.q))") ?? 0
                 if dangling > 0 {
                     report.add(Finding(.violation, .danglingRelationship, entity: entities[0].name,
                                        "\(dangling) rows of \(table) have \(toOne.column) pointing to missing rows of \(toOne.destinationTable)"))
@@ -145,11 +162,11 @@ public enum StoreVerifier {
     static func checkIdentities(_ db: Database, _ store: InspectedStore, _ report: inout CheckReport) throws {
         for (table, entities) in store.entityTables where store.columns[table] != nil {
             guard let identity = store.identityColumn(table) else { continue }
-            let rows = try Row.fetchCursor(db, sql: "SELECT \(identity) AS id, count(*) AS n, group_concat(Z_PK) AS keys FROM \(table) GROUP BY \(identity) HAVING count(*) > 1")
+            let rows = try Row.fetchCursor(db, sql: "SELECT \(identity.q) AS id, count(*) AS n, group_concat(Z_PK) AS keys FROM \(table.q) GROUP BY \(identity.q) HAVING count(*) > 1")
             while let row = try rows.next() {
                 let id = IdentityText.describe(row["id"])
-                let count: Int = row["n"]
-                let keys: String = row["keys"] ?? ""
+                let count = SafeColumn.integer(row, "n") ?? 0
+                let keys = SafeColumn.value(row, "keys").description
                 report.add(Finding(.violation, .duplicateIdentity, entity: entities[0].name, object: id,
                                    "stored \(count) times (Z_PK \(keys)): the same object was copied twice"))
             }

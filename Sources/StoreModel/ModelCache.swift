@@ -11,9 +11,17 @@ public enum ModelCache {
         return magic + (try encoder.encode(model))
     }
 
-    /// The model this harness stored, or nil for a cache written by Core Data itself.
+    /// The model this harness stored, or nil for a cache written by Core Data itself (or a damaged one: a cache
+    /// that lists an entity twice is no model).
     public static func decode(_ data: Data) -> ManagedObjectModel? {
-        guard data.starts(with: magic) else { return nil }
-        return try? JSONDecoder().decode(ManagedObjectModel.self, from: data.dropFirst(magic.count))
+        guard isLifeboatCache(data),
+              let model = try? JSONDecoder().decode(ManagedObjectModel.self, from: data.dropFirst(magic.count)),
+              Set(model.entities.map(\.name)).count == model.entities.count,
+              model.entities.allSatisfy({ Set($0.attributes.map(\.name)).count == $0.attributes.count })
+        else { return nil }
+        return model
     }
+
+    /// Whether the cache was written by this harness.
+    public static func isLifeboatCache(_ data: Data) -> Bool { data.starts(with: magic) }
 }

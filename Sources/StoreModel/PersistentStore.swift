@@ -122,9 +122,9 @@ public final class PersistentStore: Sendable {
 
     static func readMetadata(_ db: Database) throws -> StoreMetadata {
         guard let row = try Row.fetchOne(db, sql: "SELECT Z_UUID, Z_PLIST FROM Z_METADATA WHERE Z_VERSION = 1"),
-              let plist = row["Z_PLIST"] as Data?
-        else { throw StoreError.badMetadata("no Z_METADATA row with Z_VERSION = 1") }
-        return try StoreMetadata(plistData: plist)
+              let plist = SafeColumn.blob(row, "Z_PLIST")
+        else { throw StoreError.badMetadata("no Z_METADATA row with Z_VERSION = 1 and a Z_PLIST blob") }
+        return try StoreMetadata(plistData: plist, uuid: SafeColumn.text(row, "Z_UUID"))
     }
 
     static func writeMetadata(_ db: Database, _ metadata: StoreMetadata) throws {
@@ -135,7 +135,7 @@ public final class PersistentStore: Sendable {
     static func readEntityNumbers(_ db: Database) throws -> [String: Int64] {
         var numbers: [String: Int64] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME FROM Z_PRIMARYKEY") {
-            if let name = row["Z_NAME"] as String?, let number = row["Z_ENT"] as Int64? { numbers[name] = number }
+            if let name = SafeColumn.text(row, "Z_NAME"), let number = SafeColumn.integer(row, "Z_ENT") { numbers[name] = number }
         }
         return numbers
     }

@@ -6,6 +6,9 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case incompatibleModel(store: String, differences: [String])
     /// The file is not an SQLite database with Core Data's bookkeeping tables.
     case notACoreDataStore(String, reason: String)
+    /// The path holds nothing SQLite can open as a database (not a regular file, unreadable, not a database),
+    /// with SQLite's or the system's own reason.
+    case unopenable(String, reason: String)
     case badMetadata(String)
     case missingStore(String)
     case storeNotLoaded(String)
@@ -20,7 +23,7 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     public var code: Int {
         switch self {
         case .incompatibleModel: 134100
-        case .notACoreDataStore: 134000
+        case .notACoreDataStore, .unopenable: 134000
         case .badMetadata: 134010
         case .missingStore: 4
         default: 134060
@@ -32,6 +35,7 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .incompatibleModel(let store, let differences):
             "error 134100: the model used to open \(store) is not the one it was written with (\(differences.joined(separator: "; ")))"
         case .notACoreDataStore(let path, let reason): "\(path) is not a Core Data SQLite store: \(reason)"
+        case .unopenable(let path, let reason): "cannot open \(path) as an SQLite database: \(reason)"
         case .badMetadata(let reason): "store metadata is unreadable: \(reason)"
         case .missingStore(let path): "no store at \(path)"
         case .storeNotLoaded(let path): "store \(path) is not loaded in this coordinator"

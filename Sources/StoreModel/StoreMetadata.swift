@@ -1,7 +1,11 @@
 import Foundation
 
-/// The store metadata Core Data keeps as a binary property list in `Z_METADATA.Z_PLIST`.
+/// The store metadata Core Data keeps in `Z_METADATA`: the store UUID in the `Z_UUID` column, the rest as a
+/// binary property list in `Z_PLIST`. As in real stores, the plist holds no `NSStoreUUID` (the metadata dictionary
+/// an app reads merges it in from `Z_UUID`); stores written by older Lifeboat versions kept it in the plist, and
+/// that copy is read only when `Z_UUID` is empty.
 public struct StoreMetadata: Sendable, Equatable {
+    /// `Z_METADATA.Z_UUID`.
     public var storeUUID: String
     public var storeType: String
     public var versionHashes: [String: Data]
@@ -26,7 +30,6 @@ public struct StoreMetadata: Sendable, Equatable {
     /// Encodes as a binary plist (bplist00), as Core Data writes it.
     public func plistData() throws -> Data {
         var dictionary: [String: Any] = [
-            "NSStoreUUID": storeUUID,
             "NSStoreType": storeType,
             "NSStoreModelVersionHashes": versionHashes,
             "NSStoreModelVersionHashesVersion": versionHashesVersion,
@@ -39,12 +42,14 @@ public struct StoreMetadata: Sendable, Equatable {
     }
 
     /// Decodes a plist written by Core Data or by this model; missing keys are errors only where Core Data needs them.
-    public init(plistData data: Data) throws {
+    public init(plistData data: Data, uuid: String? = nil) throws {
         let object = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
         guard let dictionary = object as? [String: Any] else {
             throw StoreError.badMetadata("Z_PLIST is not a dictionary")
         }
-        guard let uuid = dictionary["NSStoreUUID"] as? String else { throw StoreError.badMetadata("NSStoreUUID missing") }
+        guard let uuid = uuid.flatMap({ $0.isEmpty ? nil : $0 }) ?? dictionary["NSStoreUUID"] as? String else {
+            throw StoreError.badMetadata("Z_UUID is empty and the plist has no NSStoreUUID")
+        }
         guard let type = dictionary["NSStoreType"] as? String else { throw StoreError.badMetadata("NSStoreType missing") }
         guard let hashes = dictionary["NSStoreModelVersionHashes"] as? [String: Any] else {
             throw StoreError.badMetadata("NSStoreModelVersionHashes missing")

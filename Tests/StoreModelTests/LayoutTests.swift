@@ -41,7 +41,9 @@ import Testing
         #expect(plist.starts(with: Data("bplist00".utf8)))
         let object = try PropertyListSerialization.propertyList(from: plist, format: nil) as? [String: Any]
         #expect(object?["NSStoreType"] as? String == "SQLite")
-        #expect(object?["NSStoreUUID"] as? String == uuid)
+        // As in real stores: the store UUID is the Z_UUID column, not a plist key.
+        #expect(object?["NSStoreUUID"] == nil)
+        #expect(UUID(uuidString: uuid) != nil)
         let hashes = object?["NSStoreModelVersionHashes"] as? [String: Any]
         #expect((hashes?["Note"] as? Data)?.count == 32)
         #expect((object?["NSStoreModelVersionHashesVersion"] as? NSNumber)?.intValue == 3)
