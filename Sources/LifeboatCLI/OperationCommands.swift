@@ -58,6 +58,12 @@ func runStrategy(json: Bool, _ body: () throws -> StrategyOutcome) throws {
         print("\(outcome.strategy): \(outcome.store) in \(String(format: "%.3f", outcome.seconds)) s \(details)")
     } catch let unknown as UnknownStrategy {
         throw CLIFailure.badInput(unknown.description)
+    } catch let error as StoreError {
+        // A store that is not there or cannot be read is bad input (exit 2); the operation left it untouched.
+        switch error {
+        case .missingStore, .unopenable, .unreadableBackup, .notACoreDataStore: throw CLIFailure.badInput("\(error)")
+        default: throw CLIFailure.violation("operation failed: \(error)")
+        }
     } catch {
         throw CLIFailure.violation("operation failed: \(error)")
     }

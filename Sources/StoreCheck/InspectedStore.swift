@@ -39,19 +39,27 @@ struct InspectedStore {
             queue = try PlainConnection.open(snapshot.copy.database)
             _ = try queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM sqlite_master") }
         } catch let error as DatabaseError {
-            throw StoreError.unopenable(url.path, reason: error.message ?? "\(error)")
+            throw Self.classify(error, url)
         }
         var store = InspectedStore(files: snapshot.original, queue: queue, snapshot: snapshot)
         do {
             try queue.read { db in try store.load(db) }
         } catch let error as DatabaseError {
             try? queue.close()
-            throw StoreError.unopenable(url.path, reason: error.message ?? "\(error)")
+            throw Self.classify(error, url)
         } catch {
             try? queue.close()
             throw error
         }
         return store
+    }
+
+    /// A database whose pages are damaged is a store with a violation (exit 1); one SQLite cannot open at all
+    /// (not a database, unreadable) is bad input (exit 2).
+    static func classify(_ error: DatabaseError, _ url: URL) -> StoreError {
+        let reason = error.message ?? "\(error)"
+        if error.resultCode == .SQLITE_CORRUPT { return .sqlite("\(url.path) is damaged: \(reason)") }
+        return .unopenable(url.path, reason: reason)
     }
 
     private mutating func load(_ db: Database) throws {

@@ -21,7 +21,8 @@ public enum StoreComparison {
         } catch StoreError.missingStore(let path) {
             throw StoreError.missingStore(path)
         } catch {
-            report.unopenable = report.unopenable ?? "\(error)"
+            if case .unopenable? = error as? StoreError { report.unopenable = report.unopenable ?? "\(error)" }
+            if case .notACoreDataStore? = error as? StoreError { report.unopenable = report.unopenable ?? "\(error)" }
             report.add(Finding(.violation, .unreadable, "cannot compare: \(error)"))
             return report
         }

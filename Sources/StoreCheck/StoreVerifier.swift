@@ -16,7 +16,10 @@ public enum StoreVerifier {
         } catch StoreError.missingStore(let path) {
             throw StoreError.missingStore(path)
         } catch {
-            report.unopenable = "\(error)"
+            switch error as? StoreError {
+            case .unopenable?, .notACoreDataStore?: report.unopenable = "\(error)"
+            default: break
+            }
             report.add(Finding(.violation, .unreadable, "\(error)"))
             report.seconds = Date().timeIntervalSince(started)
             return report

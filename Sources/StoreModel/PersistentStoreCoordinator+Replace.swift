@@ -1,3 +1,4 @@
+import CLifeboatSys
 import Foundation
 import GRDB
 
@@ -41,15 +42,23 @@ extension PersistentStoreCoordinator {
         try unload(destination)
         try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
         var report = ReplaceReport()
-        let sourceQueue = try PlainConnection.open(source)
-        defer { try? sourceQueue.close() }
         if options.allowClone {
-            if let reason = try cloneIfQuiescent(sourceQueue, sourceFiles, destinationFiles, options: options, report: &report) {
+            // Only a file system that clones is worth the write lock and checkpoint a clone needs: elsewhere the
+            // source is never opened for writing, so a replace leaves its bytes (and its -wal) as they were.
+            if let reason = Self.cloneUnavailable(sourceFiles, into: destinationFiles) {
                 report.cloneSkipped = reason
             } else {
-                return report
+                let writable = try PlainConnection.open(source)
+                defer { try? writable.close() }
+                if let reason = try cloneIfQuiescent(writable, sourceFiles, destinationFiles, options: options, report: &report) {
+                    report.cloneSkipped = reason
+                } else {
+                    return report
+                }
             }
         }
+        let sourceQueue = try PlainConnection.open(source, readOnly: true)
+        defer { try? sourceQueue.close() }
         let destinationQueue = try PlainConnection.open(destination)
         defer { try? destinationQueue.close() }
         try sourceQueue.inDatabase { sourceDB in
@@ -65,6 +74,23 @@ extension PersistentStoreCoordinator {
             }
         }
         return report
+    }
+
+    /// Why the destination's file system cannot clone the source's database, or nil when it can: a trial clone
+    /// of the database file into a scratch file beside the destination, read-only on the source.
+    static func cloneUnavailable(_ source: StoreFiles, into destination: StoreFiles) -> String? {
+        let input = open(source.database.path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard input >= 0 else { return "cannot open the source: \(String(cString: strerror(errno)))" }
+        defer { close(input) }
+        let trial = destination.database.deletingLastPathComponent()
+            .appendingPathComponent(".\(destination.database.lastPathComponent).clone-probe-\(UUID().uuidString.prefix(8))")
+        let output = lb_open(trial.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard output >= 0 else { return "cannot create \(trial.path): \(String(cString: strerror(errno)))" }
+        defer {
+            close(output)
+            unlink(trial.path)
+        }
+        return lb_ficlone(output, input) == 0 ? nil : "the file system cannot clone (\(String(cString: strerror(errno))))"
     }
 
     /// Clones the database file while holding the source's write lock with an empty WAL; returns why not, or nil.

@@ -10,6 +10,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// with SQLite's or the system's own reason.
     case unopenable(String, reason: String)
     case badMetadata(String)
+    /// A restore's backup cannot be read: found before the live store is touched.
+    case unreadableBackup(String, reason: String)
     case missingStore(String)
     case storeNotLoaded(String)
     case alreadyLoaded(String)
@@ -35,6 +37,7 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .incompatibleModel(let store, let differences):
             "error 134100: the model used to open \(store) is not the one it was written with (\(differences.joined(separator: "; ")))"
         case .notACoreDataStore(let path, let reason): "\(path) is not a Core Data SQLite store: \(reason)"
+        case .unreadableBackup(let path, let reason): "the backup \(path) cannot be read, so the live store was not touched: \(reason)"
         case .unopenable(let path, let reason): "cannot open \(path) as an SQLite database: \(reason)"
         case .badMetadata(let reason): "store metadata is unreadable: \(reason)"
         case .missingStore(let path): "no store at \(path)"

@@ -11,14 +11,11 @@ public struct MigrateBackup: BackupStrategy {
 
     public func backup(live: URL, into directory: URL, model: ManagedObjectModel, options: StrategyOptions) throws -> StrategyOutcome {
         try timed {
-            let coordinator = PersistentStoreCoordinator(model: model)
-            let source = try coordinator.addStore(at: live, options: options.storeOptions)
             var destinationOptions = options.storeOptions
             if options.singleFileBackup { destinationOptions.journalMode = .delete }
             let target = backupStore(for: live, in: directory)
-            let (copy, report) = try coordinator.migrate(source, to: target, options: destinationOptions,
-                                                         migrateOptions: MigrateOptions(vacuum: options.vacuum))
-            try coordinator.remove(copy)
+            let report = try MigrateOperation.run(from: live, to: target, model: model, sourceOptions: options.storeOptions,
+                                                  destinationOptions: destinationOptions, vacuum: options.vacuum)
             var outcome = StrategyOutcome(strategy: name, store: target)
             outcome.details["objects"] = String(report.objects)
             outcome.details["bytesLoaded"] = String(report.bytesLoaded)

@@ -12,11 +12,10 @@ public struct DestroyThenMigrateRestore: RestoreStrategy {
     public func restore(backup: URL, over live: URL, model: ManagedObjectModel, options: StrategyOptions) throws -> StrategyOutcome {
         try timed {
             let coordinator = PersistentStoreCoordinator(model: model)
-            guard StoreFiles(backup).exists else { throw StoreError.missingStore(backup.path) }
+            try StoreKind.requireReadable(backup)
             try coordinator.destroy(at: live)
-            let source = try coordinator.addStore(at: backup, options: options.storeOptions)
-            let (restored, report) = try coordinator.migrate(source, to: live, options: options.storeOptions)
-            try coordinator.remove(restored)
+            let report = try MigrateOperation.run(from: backup, to: live, model: model, sourceOptions: options.storeOptions,
+                                                  destinationOptions: options.storeOptions, vacuum: false)
             var outcome = StrategyOutcome(strategy: name, store: live)
             outcome.details["objects"] = String(report.objects)
             outcome.details["objectsAlreadyInDestination"] = String(report.objectsAlreadyInDestination)
@@ -35,9 +34,15 @@ public struct ReplaceThenReaddRestore: RestoreStrategy {
     public func restore(backup: URL, over live: URL, model: ManagedObjectModel, options: StrategyOptions) throws -> StrategyOutcome {
         try timed {
             let coordinator = PersistentStoreCoordinator(model: model)
+            try StoreKind.requireReadable(backup)
             let report = try coordinator.replace(at: live, from: backup, options: options.replaceOptions)
-            let readded = try coordinator.addStore(at: live, options: options.storeOptions)
-            try coordinator.remove(readded)
+            if try StoreKind.of(live) == .harness {
+                let readded = try coordinator.addStore(at: live, options: options.storeOptions)
+                try coordinator.remove(readded)
+            } else {
+                // A store of a model this harness does not hold: adding it again means it opens and reads whole.
+                try StoreKind.requireReadable(live)
+            }
             var outcome = StrategyOutcome(strategy: name, store: live)
             outcome.details["usedClone"] = String(report.usedClone)
             outcome.details["externalFiles"] = String(report.externalFiles)
@@ -56,7 +61,7 @@ public struct FileCopyOverRestore: RestoreStrategy {
 
     public func restore(backup: URL, over live: URL, model: ManagedObjectModel, options: StrategyOptions) throws -> StrategyOutcome {
         try timed {
-            guard StoreFiles(backup).exists else { throw StoreError.missingStore(backup.path) }
+            try StoreKind.requireReadable(backup)
             try FileCopy.copy(backup, to: live, allowClone: false, sync: false, plain: true, hold: options.hold)
             var outcome = StrategyOutcome(strategy: name, store: live)
             outcome.details["staleWAL"] = String(StoreFiles.size(StoreFiles(live).wal) ?? 0)
@@ -74,10 +79,8 @@ public struct RelocateMigrate: RelocationStrategy {
 
     public func relocate(from old: URL, to new: URL, model: ManagedObjectModel, options: StrategyOptions) throws -> StrategyOutcome {
         try timed {
-            let coordinator = PersistentStoreCoordinator(model: model)
-            let source = try coordinator.addStore(at: old, options: options.storeOptions)
-            let (moved, report) = try coordinator.migrate(source, to: new, options: options.storeOptions)
-            try coordinator.remove(moved)
+            let report = try MigrateOperation.run(from: old, to: new, model: model, sourceOptions: options.storeOptions,
+                                                  destinationOptions: options.storeOptions, vacuum: false)
             var outcome = StrategyOutcome(strategy: name, store: new)
             outcome.details["objects"] = String(report.objects)
             outcome.details["objectsAlreadyInDestination"] = String(report.objectsAlreadyInDestination)

@@ -12,7 +12,8 @@ public struct BackupAPIBackup: BackupStrategy {
 
     public func backup(live: URL, into directory: URL, model: ManagedObjectModel, options: StrategyOptions) throws -> StrategyOutcome {
         try sqliteLevelBackup(live: live, into: directory, options: options) { target in
-            let source = try PlainConnection.open(live)
+            // Read-only: the copy changes nothing in the live store (no checkpoint on close).
+            let source = try PlainConnection.open(live, readOnly: true)
             defer { try? source.close() }
             let destination = try PlainConnection.open(target)
             defer { try? destination.close() }
@@ -36,7 +37,7 @@ public struct VacuumIntoBackup: BackupStrategy {
 
     public func backup(live: URL, into directory: URL, model: ManagedObjectModel, options: StrategyOptions) throws -> StrategyOutcome {
         try sqliteLevelBackup(live: live, into: directory, options: options) { target in
-            let source = try PlainConnection.open(live)
+            let source = try PlainConnection.open(live, readOnly: true)
             defer { try? source.close() }
             do {
                 try source.inDatabase { try $0.execute(sql: "VACUUM INTO ?", arguments: [target.path]) }
