@@ -150,7 +150,9 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "LifeboatCLITests",
-            dependencies: ["LifeboatTestSupport", "LifeboatCLI", "StoreModel", "StoreCheck", "Runner"],
+            dependencies: ["LifeboatTestSupport", "LifeboatCLI", "StoreModel", "StoreCheck", "Runner",
+                           .product(name: "GRDB", package: "GRDB.swift"),
+                           .product(name: "PropertyBased", package: "swift-property-based")],
             swiftSettings: strict),
         .testTarget(
             name: "BenchTests",

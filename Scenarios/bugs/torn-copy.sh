@@ -1,5 +1,5 @@
 #!/bin/sh
-# BUG (FACTS 1): copies the database, then its -wal a moment later, with no lock. Writers commit and checkpoint in
+# BUG (see docs/pitfalls.md#a-copy-taken-while-a-transaction-is-in-flight-is-torn): copies the database, then its -wal a moment later, with no lock. Writers commit and checkpoint in
 # between: the -wal restarted, so the copied -wal no longer continues the copied database (a torn copy).
 set -eu
 name="$(basename "$LIFEBOAT_STORE")"

@@ -103,7 +103,7 @@ struct RestoreCommand: ParsableCommand {
     }
 }
 
-/// `lifeboat relocate`: moves a store to a new location with a named strategy (seed 002).
+/// `lifeboat relocate`: moves a store to a new location with a named strategy (docs/pitfalls.md: [slazinski]).
 struct RelocateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "relocate", abstract: "Move a store to a new location with a named strategy.")
     @Option(help: "Relocation strategy (see `lifeboat strategies`).") var strategy: String

@@ -17,6 +17,12 @@ public struct Finding: Sendable, Hashable, Codable, CustomStringConvertible {
         case missingLink = "missing-link"
         case extraLink = "extra-link"
         case missingEntity = "missing-entity"
+        /// Objects stored more often than in the expected store (matched by content, keys aside).
+        case duplicateObject = "duplicate-object"
+        /// A warning: the objects match by content under other primary keys.
+        case renumberedObjects = "renumbered-objects"
+        /// A warning: the stores' persistent-history rows differ in number.
+        case history
     }
 
     public var severity: Severity

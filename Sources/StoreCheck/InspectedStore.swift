@@ -98,6 +98,7 @@ struct InspectedStore {
     var entityTables: [(table: String, entities: [Entity])] { schema.entityTables }
 
     func entity(number: Int64) -> Entity? { schema.entity(number: number) }
+    func entity(named name: String) -> Entity? { schema.entity(named: name) }
 
     /// The identity column of a table: the harness's UUID attribute where present.
     func identityColumn(_ table: String) -> String? {

@@ -5,8 +5,10 @@ import StoreModel
 
 /// `lifeboat check STORE --against EXPECTED`: logical equality, object by object and blob by blob.
 ///
-/// Objects are matched by identity (the UUID attribute; Z_PK where a store has none) so a copy that renumbered
-/// primary keys still compares equal. Relationships compare by their targets' identities, external data by the
+/// Objects are matched by identity (the UUID attribute) so a copy that renumbered primary keys still compares
+/// equal; in stores with no identity attribute (every store an app wrote) they are matched by `Z_PK`, and where
+/// that finds differences, by content (`ContentComparison`), which tells renumbered objects from missing, extra
+/// and duplicated ones. Relationships compare by their targets' identities, external data by the
 /// SHA-256 of its bytes wherever they live (inline or in `_EXTERNAL_DATA`). Both stores are read as two sorted
 /// streams and merged, so memory stays flat.
 public enum StoreComparison {
@@ -35,8 +37,23 @@ public enum StoreComparison {
                 try expected.queue.read { expectedDB in
                     let sides = Sides(actual: (actual, actualDB), expected: (expected, expectedDB))
                     try compareMetadata(sides, &report)
-                    try compareObjects(sides, &report)
-                    try compareLinks(sides, &report)
+                    // By identity (or Z_PK) first: streaming, and exact about which object changed how.
+                    var keyed = CheckReport(store: report.store)
+                    try compareObjects(sides, &keyed)
+                    try compareLinks(sides, &keyed)
+                    let byKey: Set<Finding.Kind> = [.extraObject, .missingObject, .changedObject, .extraLink, .missingLink]
+                    let withoutIdentity = actual.model == nil || expected.model == nil
+                    if withoutIdentity, byKey.contains(where: { keyed.count($0) > 0 }) {
+                        // No identity attribute: keys may differ for the same objects (a migrate renumbers them).
+                        for finding in keyed.findings where !byKey.contains(finding.kind) { report.add(finding) }
+                        try ContentComparison.compare(sides, &report)
+                    } else {
+                        for finding in keyed.findings { report.add(finding) }
+                        for (kind, count) in keyed.suppressed {
+                            report.suppressed[kind, default: 0] += count
+                        }
+                        report.suppressedViolations += keyed.suppressedViolations
+                    }
                 }
             }
         } catch {
@@ -66,7 +83,22 @@ public enum StoreComparison {
     }
 
     static func compareObjects(_ sides: Sides, _ report: inout CheckReport) throws {
-        let names = Set(sides.actual.store.entities.map(\.name)).union(sides.expected.store.entities.map(\.name)).sorted()
+        // Persistent history is Core Data's record of saves, not the app's objects: a copy made by migrate has
+        // its own (or none), so it is compared by count only, as a warning.
+        let history = Set((sides.actual.store.entities + sides.expected.store.entities).filter(\.isHistory).map(\.name))
+        for name in history.sorted() {
+            let mine = sides.actual.store.entity(named: name), theirs = sides.expected.store.entity(named: name)
+            let count = { (side: (store: InspectedStore, db: Database), entity: InspectedStore.Entity?) throws -> Int in
+                guard let entity, side.store.columns[entity.table] != nil else { return 0 }
+                return try Int.fetchOne(side.db, sql: "SELECT count(*) FROM \(entity.table.q) WHERE Z_ENT = ?", arguments: [entity.number]) ?? 0
+            }
+            let (a, b) = (try count(sides.actual, mine), try count(sides.expected, theirs))
+            if a != b {
+                report.add(Finding(.warning, .history, entity: name, "\(a) persistent-history rows here, \(b) in the expected store"))
+            }
+        }
+        let names = Set(sides.actual.store.entities.map(\.name)).union(sides.expected.store.entities.map(\.name))
+            .subtracting(history).sorted()
         for name in names {
             guard let mine = sides.actual.store.entities.first(where: { $0.name == name }),
                   sides.actual.store.columns[mine.table] != nil else {

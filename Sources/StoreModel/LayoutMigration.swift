@@ -200,7 +200,7 @@ public enum LayoutMigration {
             guard let columns = schema.columns[table]?.map(\.name), !columns.isEmpty else { return }
             let keyColumns = Set(["Z_PK"] + (schema.toOnes[table] ?? []).map(\.column) + (entities.contains(where: \.isHistory) ? ["ZENTITYPK"] : []))
             let entityColumns = Set(columns.filter { name in
-                name == "Z_ENT" || name == "ZENTITY" && entities.contains(where: \.isHistory) || Self.isEntityTypeColumn(name)
+                name == "Z_ENT" || name == "ZENTITY" && entities.contains(where: \.isHistory) || StoreSchema.isEntityTypeColumn(name)
             })
             let blobColumns = Set(schema.columns[table]?.filter { $0.type.uppercased() == "BLOB" }.map(\.name) ?? [])
             let list = columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
@@ -224,13 +224,6 @@ public enum LayoutMigration {
                 try insert.execute(arguments: StatementArguments(values))
                 report.objects += 1
             }
-        }
-
-        /// `Z<n>_<REL>`: the entity number of a to-one relationship's target, beside its key column.
-        static func isEntityTypeColumn(_ name: String) -> Bool {
-            guard name.hasPrefix("Z"), let underscore = name.firstIndex(of: "_") else { return false }
-            let digits = name[name.index(after: name.startIndex)..<underscore]
-            return !digits.isEmpty && digits.allSatisfy { $0.isASCII && $0.isNumber }
         }
 
         /// Copies one external data file under a new name, as Core Data writes external data anew.

@@ -15,6 +15,9 @@ extension PersistentStore {
                     let ctx = SaveContext(db: db, store: self)
                     context = ctx
                     result = try body(ctx)
+                    if try PersistentHistory.isEnabled(db) {
+                        try PersistentHistory.record(db, ctx.changes, author: "lifeboat-\(getpid())")
+                    }
                     return .commit
                 }
             }

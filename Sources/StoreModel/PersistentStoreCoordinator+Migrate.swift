@@ -10,7 +10,7 @@ public struct MigrateReport: Sendable, Hashable, Codable {
     public var objectsAlreadyInDestination = 0
 }
 
-/// Options of migrate beyond the destination's store options (seed 001: a single-file backup).
+/// Options of migrate beyond the destination's store options (docs/pitfalls.md: [begemann], a single-file backup).
 public struct MigrateOptions: Sendable, Hashable, Codable {
     /// Run VACUUM on the destination after the copy.
     public var vacuum = false

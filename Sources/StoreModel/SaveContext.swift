@@ -16,6 +16,8 @@ public final class SaveContext {
     public private(set) var inserted = 0
     public private(set) var updated = 0
     public private(set) var deleted = 0
+    /// What this save changed, for persistent history (recorded only where the store has its tables).
+    var changes: [PersistentHistory.Change] = []
 
     init(db: Database, store: PersistentStore) {
         self.db = db
@@ -62,6 +64,7 @@ public final class SaveContext {
                        arguments: StatementArguments(values))
         insertedKeys[entity.name, default: [:]][object.id] = key
         try link(object, key: key, entity: entity)
+        changes.append(PersistentHistory.Change(kind: .insert, entity: number, key: key))
         inserted += 1
         return key
     }
@@ -125,6 +128,7 @@ public final class SaveContext {
         try db.execute(sql: "UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE Z_PK = ?",
                        arguments: StatementArguments(values))
         try link(object, key: key, entity: entity)
+        changes.append(PersistentHistory.Change(kind: .update, entity: layout.number(entity.name), key: key))
         updated += 1
     }
 
@@ -149,6 +153,7 @@ public final class SaveContext {
         }
         try db.execute(sql: "DELETE FROM \(table) WHERE Z_PK = ?", arguments: [key])
         insertedKeys[entity.name]?[id] = nil
+        changes.append(PersistentHistory.Change(kind: .delete, entity: layout.number(entity.name), key: key))
         deleted += 1
     }
 

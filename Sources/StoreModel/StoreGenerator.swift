@@ -10,6 +10,8 @@ public struct StoreGenerator: Sendable {
     public var blobSize: Int
     public var seed: UInt64
     public var batchSize = 1000
+    /// Give the store Core Data's persistent-history tables; every save then records into them.
+    public var history = false
 
     public init(objects: Int, blobFraction: Double = 0.1, blobSize: Int = 128 * 1024, seed: UInt64 = 1) {
         self.objects = objects
@@ -29,6 +31,7 @@ public struct StoreGenerator: Sendable {
         let coordinator = PersistentStoreCoordinator(model: model)
         let store = try coordinator.addStore(at: url, options: options)
         defer { try? coordinator.remove(store) }
+        if history { try store.withConnection { try PersistentHistory.enable($0) } }
         var random = SeededRandom(seed: seed)
         var summary = Summary()
         summary.folders = objects <= 0 ? 0 : max(1, objects / 50)

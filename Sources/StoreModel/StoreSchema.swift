@@ -222,6 +222,13 @@ public struct StoreSchema: Sendable {
         return Set(tails.map(\.table)).count == 1 ? tails.first?.table : nil
     }
 
+    /// `Z<n>_<REL>`: the entity number of a to-one relationship's target, beside its key column.
+    public static func isEntityTypeColumn(_ name: String) -> Bool {
+        guard name.hasPrefix("Z"), let underscore = name.firstIndex(of: "_") else { return false }
+        let digits = name[name.index(after: name.startIndex)..<underscore]
+        return !digits.isEmpty && digits.allSatisfy { $0.isASCII && $0.isNumber }
+    }
+
     /// Entity tables (one per root entity), with the entities stored in each.
     public var entityTables: [(table: String, entities: [Entity])] {
         Dictionary(grouping: entities, by: \.table).map { ($0.key, $0.value) }.sorted { $0.table < $1.table }

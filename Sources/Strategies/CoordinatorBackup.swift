@@ -1,7 +1,7 @@
 import Foundation
 import StoreModel
 
-/// `migrate` backup (seeds 000/001): a second, throwaway coordinator adds the live store and migrates it to the
+/// `migrate` backup (docs/pitfalls.md: [harrington-backup], [begemann]): a second, throwaway coordinator adds the live store and migrates it to the
 /// backup location, so the app's own coordinator keeps its store. Loads the whole store into memory; into an
 /// existing backup it appends, duplicating every object.
 public struct MigrateBackup: BackupStrategy {
@@ -25,7 +25,7 @@ public struct MigrateBackup: BackupStrategy {
     }
 }
 
-/// `replace` backup (seed 003): replacePersistentStore with the backup location as destination ("replace
+/// `replace` backup (docs/pitfalls.md: [harrington-redux]): replacePersistentStore with the backup location as destination ("replace
 /// emptiness to make a copy"): an SQLite-level copy with the external data, cloned where possible.
 public struct ReplaceBackup: BackupStrategy {
     public init() {}

@@ -1,13 +1,13 @@
 import Foundation
 import StoreModel
 
-/// `destroy-then-migrate` (seed 000): remove the live store, destroy it (truncate), add the backup on a
+/// `destroy-then-migrate` (docs/pitfalls.md: [harrington-backup]): remove the live store, destroy it (truncate), add the backup on a
 /// coordinator and migrate it to the live location. The backup is opened by Core Data's rules, so its journal
 /// mode may change; the live store's old external data files stay behind as orphans.
 public struct DestroyThenMigrateRestore: RestoreStrategy {
     public init() {}
     public var name: String { "destroy-then-migrate" }
-    public var summary: String { "destroy the live store, then migrate the backup to its location (seed 000)" }
+    public var summary: String { "destroy the live store, then migrate the backup to its location (docs/pitfalls.md: [harrington-backup])" }
 
     public func restore(backup: URL, over live: URL, model: ManagedObjectModel, options: StrategyOptions) throws -> StrategyOutcome {
         try timed {
@@ -24,12 +24,12 @@ public struct DestroyThenMigrateRestore: RestoreStrategy {
     }
 }
 
-/// `replace-then-readd` (seed 003): replace the live store with the backup (replace unloads it), then add it
+/// `replace-then-readd` (docs/pitfalls.md: [harrington-redux]): replace the live store with the backup (replace unloads it), then add it
 /// again, which also proves it opens with the current model.
 public struct ReplaceThenReaddRestore: RestoreStrategy {
     public init() {}
     public var name: String { "replace-then-readd" }
-    public var summary: String { "replacePersistentStore(at: live, from: backup), then add the store again (seed 003)" }
+    public var summary: String { "replacePersistentStore(at: live, from: backup), then add the store again (docs/pitfalls.md: [harrington-redux])" }
 
     public func restore(backup: URL, over live: URL, model: ManagedObjectModel, options: StrategyOptions) throws -> StrategyOutcome {
         try timed {
@@ -53,7 +53,7 @@ public struct ReplaceThenReaddRestore: RestoreStrategy {
 
 /// `file-copy-over`: the naive restore, copying the backup's .sqlite over the live one (`cat backup > live`: in
 /// place, in 64 KiB writes, no fsync) and leaving the live store's -wal and -shm in place; SQLite then replays the
-/// stale WAL onto the restored file (fact 4), and a crash mid-copy leaves a torn file (fact 9).
+/// stale WAL onto the restored file (see docs/pitfalls.md#a-stale--wal-or-hot-journal-is-replayed-onto-a-restored-file), and a crash mid-copy leaves a torn file (see docs/pitfalls.md#a-restore-cut-short-by-enospc-eio-or-a-crash).
 public struct FileCopyOverRestore: RestoreStrategy {
     public init() {}
     public var name: String { "file-copy-over" }
@@ -70,7 +70,7 @@ public struct FileCopyOverRestore: RestoreStrategy {
     }
 }
 
-/// `relocate-migrate` (seed 002): migrate the store to its new location. If the app already created a store
+/// `relocate-migrate` (docs/pitfalls.md: [slazinski]): migrate the store to its new location. If the app already created a store
 /// there (as an App Group container often has), the objects are appended: duplicated data.
 public struct RelocateMigrate: RelocationStrategy {
     public init() {}
@@ -89,7 +89,7 @@ public struct RelocateMigrate: RelocationStrategy {
     }
 }
 
-/// `relocate-replace` (seed 002's fix): replace the new location with the old store, then destroy the old one.
+/// `relocate-replace` (the fix for docs/pitfalls.md: [slazinski]): replace the new location with the old store, then destroy the old one.
 public struct RelocateReplace: RelocationStrategy {
     public init() {}
     public var name: String { "relocate-replace" }

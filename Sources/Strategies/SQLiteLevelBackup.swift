@@ -3,7 +3,7 @@ import GRDB
 import StoreModel
 
 /// `backup-api`: SQLite's online backup API, N pages per step, from a connection that holds no transaction
-/// between steps, so every write by another connection restarts it (fact 10); the restarts are counted. The
+/// between steps, so every write by another connection restarts it (see docs/pitfalls.md#the-backup-api-restarts-when-the-source-is-written); the restarts are counted. The
 /// support folder is copied afterwards (the backup API knows nothing of Core Data's external data).
 public struct BackupAPIBackup: BackupStrategy {
     public init() {}

@@ -13,7 +13,7 @@ public struct StrategyOptions: Sendable, Hashable, Codable {
     public var copyExternalData = true
     /// replace: clone where the file system can.
     public var allowClone = true
-    /// migrate: give the backup journal_mode=DELETE, one self-contained file (seed 001).
+    /// migrate: give the backup journal_mode=DELETE, one self-contained file (docs/pitfalls.md: [begemann]).
     public var singleFileBackup = true
     /// migrate: VACUUM the destination.
     public var vacuum = false
@@ -70,7 +70,7 @@ public protocol RestoreStrategy: Sendable {
     func restore(backup: URL, over live: URL, model: ManagedObjectModel, options: StrategyOptions) throws -> StrategyOutcome
 }
 
-/// Moves a live store to a new location (seed 002: into an App Group container).
+/// Moves a live store to a new location (docs/pitfalls.md: [slazinski], into an App Group container).
 public protocol RelocationStrategy: Sendable {
     var name: String { get }
     var summary: String { get }
