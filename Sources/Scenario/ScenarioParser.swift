@@ -90,6 +90,7 @@ public enum ScenarioParser {
             if let v = try store.double("blob_fraction", range: 0...1) { s.store.blobFraction = v }
             if let v = try store.size("blob_size") { s.store.blobSize = v }
             if let v = try store.choice("journal_mode", ["wal", "delete", "truncate"]) { s.store.journalMode = v }
+            if let v = try store.bool("history") { s.store.history = v }
             try store.finish()
         }
         if var writers = try reader.mapping("writers") {

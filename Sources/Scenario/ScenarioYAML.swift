@@ -16,6 +16,7 @@ public enum ScenarioYAML {
         out.append("  blob_fraction: \(s.store.blobFraction)")
         out.append("  blob_size: \(s.store.blobSize)")
         out.append("  journal_mode: \(s.store.journalMode)")
+        if s.store.history { out.append("  history: true") }
         out.append("writers:")
         out.append("  count: \(s.writers.count)")
         out.append("  transactions: \(s.writers.transactions)")
