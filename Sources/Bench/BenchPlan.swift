@@ -26,6 +26,10 @@ public struct BenchPlan: Sendable {
     /// The `lifeboat` executable to spawn for `bench-child` and `check`.
     public var childExecutable: String
     public var measureChecker = true
+    /// A user's own store to measure instead of generated ones (`lifeboat bench --store PATH`): copied, with its
+    /// -wal and external data, into the scratch folder so no round touches the original. `sizes` then holds its
+    /// one size.
+    public var userStore: URL?
 
     public init(sizes: [Int64], strategies: [String], blobFraction: Double, rounds: Int, volume: Volume, cache: URL,
                 scratch: URL, childExecutable: String) {

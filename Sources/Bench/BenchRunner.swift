@@ -36,7 +36,7 @@ public struct BenchRunner: Sendable {
         var results: [BenchReport.Result] = []
         for size in plan.sizes {
             progress("\(ByteCount.label(size)): preparing the store (generated in a child process unless cached)")
-            let entry = try prepareStore(size)
+            let entry = try plan.userStore.map { try prepareUserStore($0, work: work) } ?? prepareStore(size)
             let manifest = entry.manifest
             progress("\(ByteCount.label(size)): \(entry.reused ? "cached" : "generated") store \(ByteCount.format(manifest.actualBytes)), \(manifest.objects) objects, \(manifest.attachments) attachments")
             stores.append(BenchReport.StoreInfo(targetBytes: size, actualBytes: manifest.actualBytes, databaseBytes: manifest.databaseBytes,

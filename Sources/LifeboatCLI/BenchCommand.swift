@@ -25,6 +25,8 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Where reports go.") var reports: String = "reports"
     @Option(help: "Cache of generated stores (default: .lifeboat-cache in the repository root).") var cache: String?
     @Flag(help: "Skip measuring `lifeboat check` on each store.") var noCheck = false
+    @Option(help: "Measure the strategies on a store of your own (its .sqlite; copied with its -wal and external data, never touched) instead of generated stores; --sizes is ignored.")
+    var store: String?
     @Option(help: .hidden) var childExecutable: String?
 
     func validate() throws {
@@ -46,11 +48,14 @@ struct BenchCommand: ParsableCommand {
         do {
             let baseline = try compare.map { try BenchReportFiles.read(URL(cliPath: $0)) }
             let cacheRoot = cache.map { URL(cliPath: $0) } ?? BenchDefaults.cacheDirectory()
-            var plan = BenchPlan(sizes: try BenchPlan.parseSizes(sizes), strategies: try BenchPlan.parseStrategies(strategies),
+            let userStore = store.map { URL(cliPath: $0) }
+            let storeSizes = try userStore.map { [StoreSize.of($0)] } ?? BenchPlan.parseSizes(sizes)
+            var plan = BenchPlan(sizes: storeSizes, strategies: try BenchPlan.parseStrategies(strategies),
                                  blobFraction: blobFraction, rounds: rounds, volume: BenchPlan.Volume(rawValue: volume)!,
                                  cache: cacheRoot, scratch: cacheRoot.appendingPathComponent("work"),
                                  childExecutable: childExecutable ?? BenchDefaults.lifeboatExecutable())
             plan.measureChecker = !noCheck
+            plan.userStore = userStore
             let run = try RunDirectory.create(root: URL(cliPath: reports), prefix: "bench-")
             let tty = isatty(STDOUT_FILENO) != 0
             let report = try BenchRunner(plan: plan).run(id: run.id) { line in
