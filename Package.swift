@@ -67,12 +67,12 @@ let package = Package(
         // Writer processes and the history they record: the oracle.
         .target(
             name: "Workload",
-            dependencies: ["StoreModel", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["StoreModel", .product(name: "Crypto", package: "swift-crypto"), .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strict),
         // Invariants: the oracle over writer histories and one small function per invariant.
         .target(
             name: "Checks",
-            dependencies: ["StoreModel", "StoreCheck", "Workload"],
+            dependencies: ["StoreModel", "StoreCheck", "Workload", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strict),
         // Reports: JSON, Markdown, self-contained HTML with SVG, JUnit XML; pure functions of a run result.
         .target(

@@ -141,6 +141,15 @@ public enum Invariants {
     /// `restore-opens`: the app can add the restored store with its current model, and it is not silently empty.
     public static func restoreOpens(_ live: URL, model: ManagedObjectModel, lightweight: Bool, backupObjects: Int, label: String) -> Verdict {
         do {
+            if try StoreKind.of(live) == .layout {
+                // A user's own store: the app's model is theirs, so "opens" means it reads whole.
+                try StoreKind.requireReadable(live)
+                let count = try StoreState.read(live).notes.count
+                if count == 0, backupObjects > 0 {
+                    return Verdict("restore-opens", .violated, "\(label): opened empty", evidence: ["the backup held \(backupObjects) objects"])
+                }
+                return Verdict("restore-opens", .held, "\(label): reads whole, \(count) objects")
+            }
             let store = try PersistentStore(at: live, model: model, options: lightweight ? .lightweightMigration : StoreOptions())
             defer { try? store.close() }
             let count = try model.entities.reduce(0) { $0 + (try store.count($1.name)) }

@@ -45,6 +45,7 @@ public struct StoreState: Sendable {
     }
 
     public static func read(_ url: URL, model: ManagedObjectModel = .library) throws -> StoreState {
+        if try StoreKind.of(url) == .layout { return try readLayout(url) }
         var options = StoreOptions()
         options.readOnly = true
         let store = try PersistentStore(at: url, model: model, options: options)

@@ -117,10 +117,14 @@ public final class ScenarioRunner {
         note("runner", .start, "generating \(scenario.store.objects) objects on \(volume.label)")
         var storeOptions = StoreOptions()
         storeOptions.journalMode = StoreOptions.JournalMode(rawValue: scenario.store.journalMode) ?? .wal
-        var generator = StoreGenerator(objects: scenario.store.objects, blobFraction: scenario.store.blobFraction,
-                                       blobSize: scenario.store.blobSize, seed: scenario.seed)
-        generator.history = scenario.store.history
-        try generator.generate(at: live, options: storeOptions)
+        if let from = scenario.store.from {
+            try UserStoreCopy.copy(URL(fileURLWithPath: from), to: live)
+        } else {
+            var generator = StoreGenerator(objects: scenario.store.objects, blobFraction: scenario.store.blobFraction,
+                                           blobSize: scenario.store.blobSize, seed: scenario.seed)
+            generator.history = scenario.store.history
+            try generator.generate(at: live, options: storeOptions)
+        }
         liveAtStart = try StoreState.read(live)
         try settings.afterGeneration?(volume, live, now())
         initial = liveAtStart.notes.merging(liveAtStart.others) { first, _ in first }

@@ -91,6 +91,14 @@ public enum ScenarioParser {
             if let v = try store.size("blob_size") { s.store.blobSize = v }
             if let v = try store.choice("journal_mode", ["wal", "delete", "truncate"]) { s.store.journalMode = v }
             if let v = try store.bool("history") { s.store.history = v }
+            if let v = try store.string("from") {
+                let url = URL(fileURLWithPath: v, relativeTo: URL(fileURLWithPath: store.file).deletingLastPathComponent()).standardizedFileURL
+                var info = stat()
+                guard stat(url.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+                    throw store.error(store.node("from"), "store.from names \(url.path), which is not a store file")
+                }
+                s.store.from = url.path
+            }
             try store.finish()
         }
         if var writers = try reader.mapping("writers") {

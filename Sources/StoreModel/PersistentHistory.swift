@@ -34,6 +34,11 @@ public enum PersistentHistory {
         public var kind: Kind
         public var entity: Int64
         public var key: Int64
+        public init(kind: Kind, entity: Int64, key: Int64) {
+            self.kind = kind
+            self.entity = entity
+            self.key = key
+        }
     }
 
     /// Whether the store records history.
@@ -54,7 +59,7 @@ public enum PersistentHistory {
     }
 
     /// Records one save's changes as one transaction, inside the save's own SQLite transaction.
-    static func record(_ db: Database, _ changes: [Change], author: String?) throws {
+    public static func record(_ db: Database, _ changes: [Change], author: String?) throws {
         guard !changes.isEmpty else { return }
         var authorKey: Int64?
         if let author {

@@ -47,6 +47,7 @@ public struct Writer: Sendable {
     /// Runs every transaction; returns how many committed. Errors of single saves are recorded, not thrown.
     public func run() throws -> Int {
         let c = configuration
+        if try StoreKind.of(URL(fileURLWithPath: c.store)) == .layout { return try LayoutWriter(configuration: c).run() }
         var options = StoreOptions()
         options.synchronous = StoreOptions.Synchronous(rawValue: c.synchronous) ?? .full
         options.journalMode = StoreOptions.JournalMode(rawValue: c.journalMode) ?? .wal

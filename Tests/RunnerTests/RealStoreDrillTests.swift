@@ -1,0 +1,45 @@
+import Foundation
+import LifeboatTestSupport
+import Runner
+import Scenario
+import Testing
+
+/// Drills on a user's own store (`store: {from: ...}`): writers derived from the store's layout, backups, a
+/// restore, and every invariant, on a store Core Data wrote.
+@Suite(.serialized) struct RealStoreDrillTests {
+    /// The shipped drill on the Xcode Server fixture holds every invariant seed after seed (a CI-sized load: 40
+    /// transactions per writer), and its fixture is only read.
+    @Test func realStoreDrillHoldsOnTenSeeds() throws {
+        let scratch = try Scratch("real-drill")
+        let file = DrillTests.scenarios.appendingPathComponent("real-store-xcserver.yaml")
+        var scenario = try ScenarioParser.parse(file: file)
+        let fixture = URL(fileURLWithPath: try #require(scenario.store.from)).deletingLastPathComponent()
+        let before = FolderDigest.of(fixture)
+        scenario.writers.transactions = 40
+        scenario.schedule = scenario.schedule.map { step in
+            var step = step
+            if let commits = step.afterCommits { step.afterCommits = commits / 3 }
+            return step
+        }
+        for seed in 1...10 as ClosedRange<UInt64> {
+            scenario.seed = seed
+            let (result, _) = try DrillTests.run(scenario, file: file.path, scratch: scratch)
+            let violated = result.verdicts.filter { $0.status == .violated }
+            #expect(result.expectationMet, "seed \(seed): \(violated.map { "\($0.invariant): \($0.evidence.first ?? $0.summary)" })")
+            #expect(result.errors.isEmpty, "seed \(seed): \(result.errors)")
+            #expect(result.verdicts.contains { $0.invariant == "restore-equals-backup" && $0.status == .held })
+        }
+        #expect(FolderDigest.of(fixture) == before)
+    }
+
+    @Test func storeFromIsResolvedAgainstTheScenarioFileAndChecked() throws {
+        let scratch = try Scratch("real-drill-parse")
+        let file = scratch.path("s/drill.yaml")
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try "name: x\nstore: {from: ../none.sqlite}\n".write(to: file, atomically: true, encoding: .utf8)
+        #expect(throws: ScenarioError.self) { try ScenarioParser.parse(file: file) }
+        let store = try RealStoreFixtures.copy("bergier-v2.0.0", into: scratch.path("stores"))
+        try "name: x\nstore: {from: ../stores/\(store.lastPathComponent)}\n".write(to: file, atomically: true, encoding: .utf8)
+        #expect(try ScenarioParser.parse(file: file).store.from == store.standardizedFileURL.path)
+    }
+}
