@@ -146,7 +146,8 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "RunnerTests",
-            dependencies: ["LifeboatTestSupport", "Runner", "Scenario", "Reporting", "Checks", "Explore"],
+            dependencies: ["LifeboatTestSupport", "Runner", "Scenario", "Reporting", "Checks", "Explore",
+                           .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strict),
         .testTarget(
             name: "LifeboatCLITests",

@@ -14,6 +14,8 @@ struct GenerateCommand: ParsableCommand {
     @Option(help: "Journal mode of the new store.") var journalMode: String = "wal"
     @Option(help: "Directory to create the store in.") var out: String
     @Flag(help: "Add to a store that already exists instead of refusing.") var append = false
+    @Flag(help: "Give the store Core Data's persistent-history tables (ACHANGE, ATRANSACTION, ...), recorded into on every save.")
+    var history = false
 
     func validate() throws {
         guard objects >= 0 else { throw ValidationError("--objects must be >= 0") }
@@ -21,7 +23,10 @@ struct GenerateCommand: ParsableCommand {
         guard StoreOptions.JournalMode(rawValue: journalMode.lowercased()) != nil else {
             throw ValidationError("--journal-mode must be one of \(StoreOptions.JournalMode.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        guard !name.contains("/"), name.hasSuffix(".sqlite") else { throw ValidationError("--name must be a file name ending in .sqlite") }
+        // Core Data stores go by any name: .sqlite, .storedata (iOS system stores), default.store (SwiftData).
+        guard !name.isEmpty, !name.contains("/"), !name.hasPrefix("."), !["-wal", "-shm", "-journal"].contains(where: name.hasSuffix) else {
+            throw ValidationError("--name must be a plain file name (e.g. Library.sqlite, Library.storedata, default.store)")
+        }
     }
 
     func run() throws {
@@ -30,8 +35,9 @@ struct GenerateCommand: ParsableCommand {
             throw CLIFailure.badInput("\(url.path) exists; pass --append to add to it or choose another --out")
         }
         var options = StoreOptions()
-        options.journalMode = StoreOptions.JournalMode(rawValue: journalMode.lowercased())!
-        let generator = StoreGenerator(objects: objects, blobFraction: blobFraction, blobSize: blobSize.bytes, seed: seed)
+        options.journalMode = StoreOptions.JournalMode(rawValue: journalMode.lowercased()) ?? .wal
+        var generator = StoreGenerator(objects: objects, blobFraction: blobFraction, blobSize: blobSize.bytes, seed: seed)
+        generator.history = history
         let started = Date()
         let summary = try generator.generate(at: url, options: options)
         let size = (StoreFiles.size(url) ?? 0) + (StoreFiles.size(StoreFiles(url).wal) ?? 0)

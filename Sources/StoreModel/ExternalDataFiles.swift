@@ -4,7 +4,13 @@ import Foundation
 ///
 /// A value is written to a temporary name, synced when asked, then renamed to its UUID name, so a crash never
 /// leaves a half-written file under a name the database refers to.
-enum ExternalDataFiles {
+public enum ExternalDataFiles {
+    /// Writes a value to a new file in the store's `_EXTERNAL_DATA` (temporary name, synced when asked, renamed
+    /// into place) and returns the column value that refers to it: 0x02, the file name, NUL.
+    public static func store(_ data: Data, in files: StoreFiles, sync: Bool) throws -> Data {
+        ExternalDataReference.external(fileName: try write(data, in: files, sync: sync)).encoded
+    }
+
     static func write(_ data: Data, in files: StoreFiles, sync: Bool) throws -> String {
         let folder = files.externalDataFolder
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

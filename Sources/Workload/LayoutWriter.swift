@@ -53,6 +53,22 @@ struct LayoutWriter {
             }
             return (schema, originals)
         }
+        // Binary columns that already hold Core Data's external-storage markers allow external storage.
+        let externalColumns = try queue.read { db -> Set<String> in
+            var found = Set<String>()
+            for (table, columns) in schema.columns where schema.entities.contains(where: { $0.table == table }) {
+                for column in columns where column.type.uppercased() == "BLOB" {
+                    let marked = try Bool.fetchOne(db, sql: """
+                        SELECT EXISTS (SELECT 1 FROM \(table.quotedDatabaseIdentifier) WHERE typeof(\(column.name.quotedDatabaseIdentifier)) = 'blob'
+                        AND substr(\(column.name.quotedDatabaseIdentifier), 1, 1) IN (x'01', x'02'))
+                        """) ?? false
+                    if marked { found.insert(table + "." + column.name) }
+                }
+            }
+            return found
+        }
+        let blobs = BlobPolicy(columns: externalColumns, fraction: c.blobFraction, size: c.blobSize, files: files,
+                               sync: synchronous == "FULL" || synchronous == "EXTRA")
         // Rows other writers inserted before this one started are no originals: their intents are in the
         // history files already (an intent is written before its commit), so they are left out here.
         let inserted = Set(HistoryReader.transactions(in: URL(fileURLWithPath: c.history).deletingLastPathComponent())
@@ -90,7 +106,7 @@ struct LayoutWriter {
                         var change: PersistentHistory.Change
                         switch op {
                         case "insert":
-                            let own = try insert(db, schema: schema, entity: entity, originals: originals, random: &random, seq: seq)
+                            let own = try insert(db, schema: schema, entity: entity, originals: originals, blobs: blobs, random: &random, seq: seq)
                             after = own
                             change = PersistentHistory.Change(kind: .insert, entity: entity.number, key: own.key)
                         case "delete":
@@ -102,7 +118,7 @@ struct LayoutWriter {
                             change = PersistentHistory.Change(kind: .delete, entity: own.entity.number, key: own.key)
                         case "update":
                             let own = mine[target]
-                            try update(db, schema: schema, own: own, random: &random, seq: seq)
+                            try update(db, schema: schema, own: own, blobs: blobs, random: &random, seq: seq)
                             change = PersistentHistory.Change(kind: .update, entity: own.entity.number, key: own.key)
                         default:
                             let own = mine[target]
@@ -165,7 +181,7 @@ struct LayoutWriter {
     }
 
     func insert(_ db: Database, schema: StoreSchema, entity: StoreSchema.Entity, originals: [String: [(key: Int64, entity: Int64)]],
-                random: inout SeededRandom, seq: Int) throws -> Own {
+                blobs: BlobPolicy, random: inout SeededRandom, seq: Int) throws -> Own {
         let table = entity.table
         let group = schema.entityTables.first { $0.table == table }?.entities ?? [entity]
         let root = group.first { $0.superNumber == 0 } ?? entity
@@ -178,7 +194,8 @@ struct LayoutWriter {
         var values: [DatabaseValue] = [key.databaseValue, entity.number.databaseValue, 1.databaseValue]
         for column in Self.valueColumns(schema, table) where random.next() % 4 != 0 {
             names.append(column.name)
-            values.append(Self.value(type: column.type, random: &random, label: "w\(configuration.index)-\(seq)"))
+            values.append(try blobs.value(table: table, column: column, random: &random)
+                ?? Self.value(type: column.type, random: &random, label: "w\(configuration.index)-\(seq)"))
         }
         try db.execute(sql: "INSERT INTO \(table.quotedDatabaseIdentifier) (\(names.map(\.quotedDatabaseIdentifier).joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))",
                        arguments: StatementArguments(values))
@@ -187,14 +204,15 @@ struct LayoutWriter {
         return own
     }
 
-    func update(_ db: Database, schema: StoreSchema, own: Own, random: inout SeededRandom, seq: Int) throws {
+    func update(_ db: Database, schema: StoreSchema, own: Own, blobs: BlobPolicy, random: inout SeededRandom, seq: Int) throws {
         let columns = Self.valueColumns(schema, own.table)
         var assignments = ["Z_OPT = coalesce(Z_OPT, 0) + 1"]
         var values: [DatabaseValue] = []
         for _ in 0..<min(columns.count, 1 + Int(random.next() % 3)) {
             let column = columns[Int(random.next() % UInt64(columns.count))]
             assignments.append("\(column.name.quotedDatabaseIdentifier) = ?")
-            values.append(Self.value(type: column.type, random: &random, label: "w\(configuration.index)-\(seq)u"))
+            values.append(try blobs.value(table: own.table, column: column, random: &random)
+                ?? Self.value(type: column.type, random: &random, label: "w\(configuration.index)-\(seq)u"))
         }
         values.append(own.key.databaseValue)
         try db.execute(sql: "UPDATE \(own.table.quotedDatabaseIdentifier) SET \(assignments.joined(separator: ", ")) WHERE Z_PK = ?",
@@ -239,5 +257,26 @@ struct LayoutWriter {
                                arguments: [own.key, target.key])
             }
         }
+    }
+}
+
+/// Values of the binary columns that allow external storage: with the writers' blob fraction, a value of their
+/// blob size, stored as Core Data stores it (inline behind 0x01 below the threshold, else a file in
+/// `_EXTERNAL_DATA` behind 0x02, written and renamed before the transaction that refers to it commits).
+struct BlobPolicy {
+    var columns: Set<String>
+    var fraction: Double
+    var size: Int
+    var files: StoreFiles
+    var sync: Bool
+    var threshold = StoreOptions().externalStorageThreshold
+
+    /// A value for the column, or nil when the column takes an ordinary one.
+    func value(table: String, column: (name: String, type: String), random: inout SeededRandom) throws -> DatabaseValue? {
+        guard columns.contains(table + "." + column.name) else { return nil }
+        guard Double(random.next() % 10_000) / 10_000 < fraction else { return DatabaseValue.null }
+        let data = Data(random.bytes(max(1, size)))
+        if data.count >= threshold { return try ExternalDataFiles.store(data, in: files, sync: sync).databaseValue }
+        return ExternalDataReference.inline(data).encoded.databaseValue
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import LifeboatTestSupport
 import Runner
 import Scenario
@@ -30,6 +31,36 @@ import Testing
             #expect(result.verdicts.contains { $0.invariant == "restore-equals-backup" && $0.status == .held })
         }
         #expect(FolderDigest.of(fixture) == before)
+    }
+
+    /// A store whose binary columns allow external storage (they hold Core Data's 0x01/0x02 markers): the layout
+    /// writers store large values in `_EXTERNAL_DATA`, and the backups must carry them (`blobs-carried`).
+    @Test func layoutWritersStoreExternalDataWhereAColumnAllowsIt() throws {
+        let scratch = try Scratch("real-drill-blobs")
+        let store = try scratch.store("user/Library.sqlite", objects: 80, blobFraction: 0.5, blobSize: 110_000)
+        // Without Lifeboat's model in Z_MODELCACHE the store is one "an app wrote": operated on from its layout.
+        let queue = try DatabaseQueue(path: store.path)
+        try queue.writeWithoutTransaction { try $0.execute(sql: "DELETE FROM Z_MODELCACHE") }
+        try queue.close()
+        let base = DrillTests.scenarios.appendingPathComponent("real-store-xcserver.yaml").path
+        let file = scratch.path("blobs.yaml")
+        try """
+            name: layout-blobs
+            extends: \(base)
+            store: {from: user/Library.sqlite}
+            writers: {transactions: 40, blob_fraction: 0.6, blob_size: 110KiB}
+            schedule:
+              - {backup: replace, after_commits: 30}
+              - {backup: migrate, after_commits: 50}
+              - {restore: replace-then-readd}
+            """.write(to: file, atomically: true, encoding: .utf8)
+        let scenario = try ScenarioParser.parse(file: file)
+        let (result, _) = try DrillTests.run(scenario, file: file.path, scratch: scratch)
+        let violated = result.verdicts.filter { $0.status == .violated }
+        #expect(result.expectationMet, "\(violated.map { "\($0.invariant): \($0.evidence.first ?? $0.summary)" })")
+        let blobs = result.verdicts.filter { $0.invariant == "blobs-carried" }
+        #expect(!blobs.isEmpty && blobs.allSatisfy { $0.status == .held })
+        #expect(blobs.contains { !$0.summary.contains(" 0 external references") })
     }
 
     @Test func storeFromIsResolvedAgainstTheScenarioFileAndChecked() throws {
