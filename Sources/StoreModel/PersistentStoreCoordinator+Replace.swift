@@ -67,6 +67,7 @@ extension PersistentStoreCoordinator {
             defer { try? sourceDB.execute(sql: "COMMIT") }
             _ = try Int.fetchOne(sourceDB, sql: "SELECT count(*) FROM sqlite_master")
             try destinationQueue.inDatabase { destinationDB in
+                try Self.allowPageSizeChange(from: sourceDB, to: destinationDB)
                 report.backup = try SQLiteBackup.copy(from: sourceDB, to: destinationDB, options: options.backup)
             }
             if options.copyExternalData {
@@ -74,6 +75,17 @@ extension PersistentStoreCoordinator {
             }
         }
         return report
+    }
+
+    /// SQLite's backup cannot change the page size of a destination in WAL mode (a 2 KiB-page backup restored
+    /// over a 4 KiB-page live store fails with "readonly database"); Core Data's replace copies whatever the page
+    /// size. The destination is about to be overwritten whole, so it leaves WAL mode first (which checkpoints its
+    /// -wal into it); the copied header then carries the source's journal mode again.
+    static func allowPageSizeChange(from source: Database, to destination: Database) throws {
+        let mine = try Int.fetchOne(source, sql: "PRAGMA page_size") ?? 0
+        let theirs = try Int.fetchOne(destination, sql: "PRAGMA page_size") ?? 0
+        guard mine != theirs, try String.fetchOne(destination, sql: "PRAGMA journal_mode")?.lowercased() == "wal" else { return }
+        try destination.execute(sql: "PRAGMA journal_mode = DELETE")
     }
 
     /// Why the destination's file system cannot clone the source's database, or nil when it can: a trial clone

@@ -42,5 +42,13 @@ import Testing
         let rows = try await copy.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM Z_RT_Asset_box") }
         try copy.close()
         #expect(rows == 2)
+        // A backup with 2 KiB pages restored over a WAL store with 4 KiB pages: replace copies whatever the page size.
+        let other = try RealStoreFixtures.copy("xcserver-1.2.0", into: scratch.path("other"))
+        #expect(await LifeboatMain.run(["restore", "--strategy", "replace-then-readd", live.path, other.path]) == 0)
+        #expect(!(try StoreComparison.compare(other, against: live).hasViolations))
+        let restored = try DatabaseQueue(path: other.path)
+        let pageSize = try await restored.read { try Int.fetchOne($0, sql: "PRAGMA page_size") }
+        try restored.close()
+        #expect(pageSize == 2048)
     }
 }
