@@ -18,7 +18,7 @@ import Testing
     @Test func everyTriggerAndActionRoundTrips() throws {
         let triggers: [FaultTrigger] = [.nth(2), .after(5), .probability(0.25), .always]
         let actions: [FaultAction] = [.errno("ENOSPC"), .shortWrite(7), .shortRead(3), .delay(10), .fsyncLie,
-                                      .fsyncFailClean, .enospcAfter(4096)]
+                                      .fsyncFailClean, .enospcAfter(4096), .crash]
         for t in triggers {
             for a in actions {
                 let rule = FaultRule(id: "x", ops: [.any], path: "/a*", trigger: t, action: a)

@@ -1,0 +1,34 @@
+import FaultFS
+import Foundation
+import Reporting
+
+extension FaultFSVolume {
+    /// The daemon's coverage counters as the report's table.
+    public func runCoverage() throws -> RunCoverage {
+        let (coverage, _) = try mount.coverage()
+        return RunCoverage(rows: coverage.cells.map { .init(op: $0.op, fileClass: $0.fileClass, ops: $0.ops, matched: $0.matched, fired: $0.fired) },
+                           crashPointsAvailable: coverage.persistencePoints, crashPointsExplored: coverage.crashes)
+    }
+
+    /// Whether a `crash` rule fired and froze the volume: the crash is due now.
+    public func isFrozen() throws -> Bool { try mount.coverage().frozen }
+
+    /// The first call each armed rule fired on, by rule id, with the offset and length from the op log when the
+    /// volume keeps one, and the child that made it named through `name` (pid and ancestors to a child name).
+    func faultHits(name: ([Int32]) -> String?) -> [String: FaultHit] {
+        guard let statuses = try? mount.rules() else { return [:] }
+        var records: [OpRecord] = []
+        if let log = mount.log, statuses.contains(where: { $0.firstFire != nil }) {
+            _ = try? mount.logMark("fault hits") // flushes the log
+            records = (try? OpLog.read(log)) ?? []
+        }
+        var hits: [String: FaultHit] = [:]
+        for status in statuses {
+            guard let id = status.rule.id, let call = status.firstFire else { continue }
+            let record = records.first { $0.fault == id }
+            hits[id] = FaultHit(op: record?.op ?? call.op, path: call.path, offset: record?.offset, length: record?.length ?? (call.bytes > 0 ? Int64(call.bytes) : nil),
+                                actor: name(call.pids), pid: call.pids.first, command: call.command)
+        }
+        return hits
+    }
+}

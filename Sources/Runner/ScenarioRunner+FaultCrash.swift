@@ -1,0 +1,27 @@
+import Foundation
+import Scenario
+
+extension ScenarioRunner {
+    /// The crash mode of the scenario's `crash` fault rules (`action: crash` or `crash MODE`), or nil without one.
+    var crashRuleMode: String? {
+        for rule in scenario.faults.rules {
+            let words = rule.action.split(separator: " ").map(String.init)
+            if words.first == "crash" { return words.count > 1 ? words.dropFirst().joined(separator: " ") : "keep-none" }
+        }
+        return nil
+    }
+
+    /// When a `crash` rule fired, FaultFS froze the volume right after that call (every later call fails with
+    /// EIO, so nothing after it reaches the disk); this is where the runner notices and crashes: it kills the
+    /// store's processes and drops what was not durable, with the rule's mode. Returns whether it crashed.
+    func crashIfFrozen(children: ChildRegistry, volume: any StoreVolume, live: URL) throws -> Bool {
+        guard !crashedByRule, let mode = crashRuleMode, let faultFS = volume as? FaultFSVolume, try faultFS.isFrozen() else { return false }
+        crashedByRule = true
+        let hit = faultFS.faultHits { self.childRegistry?.name(ofAny: $0) }.values.first
+        var plan = Scenario.Crash()
+        plan.mode = mode
+        try simulateCrash(plan, children: children, volume: volume, live: live,
+                          reason: "right after the call a crash rule fired on" + (hit.map { " (\($0.summary))" } ?? ""))
+        return true
+    }
+}
