@@ -9,7 +9,7 @@ public enum ScenarioParser {
         "restore-equals-backup", "restore-opens", "durable-after-crash", "live-store-unaffected", "metadata-preserved",
         "backup-completes", "backup-durable",
     ]
-    static let faultOps = ["any", "open", "create", "read", "write", "flush", "release", "fsync", "fsyncdir", "truncate",
+    public static let faultOps = ["any", "open", "create", "read", "write", "flush", "release", "fsync", "fsyncdir", "truncate",
                            "fallocate", "rename", "unlink", "mkdir", "rmdir", "link", "symlink", "getattr", "readdir",
                            "chmod", "utimens", "statfs", "copy_file_range", "lseek"]
     static let crashModes = ["keep-none", "keep-prefix", "torn", "reorder"]
