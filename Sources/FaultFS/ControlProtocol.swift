@@ -13,6 +13,8 @@ public struct ControlRequest: Codable, Sendable, Equatable {
     public var n: Int?
     public var fill: TornFill?
     public var label: String?
+    /// `device`: the tear guarantees of the simulated disk (absent: report the current one).
+    public var device: DeviceProfile?
 
     public init(verb: String, rule: FaultRule? = nil, id: String? = nil, mode: String? = nil, n: Int? = nil,
                 fill: TornFill? = nil, label: String? = nil) {
@@ -84,6 +86,8 @@ public struct ControlReply: Codable, Sendable {
     public var coverage: FaultCoverage?
     /// `coverage`: whether a `crash` rule froze the volume and a crash is due.
     public var frozen: Bool?
+    /// `device`: the profile in force.
+    public var device: DeviceProfile?
 
     public init(ok: Bool, error: String? = nil) { self.ok = ok; self.error = error }
 

@@ -52,6 +52,10 @@ final class FaultEngine: Sendable {
         self.callerPID = callerPID
     }
 
+    /// The simulated disk's tear guarantees (the `device` verb); nil: the model FaultFS had before profiles
+    /// (512-byte tears, whole-op reorder).
+    let device = Mutex<DeviceProfile?>(nil)
+
     /// Whether a `crash` rule froze the volume (the runner polls this to crash right after the call).
     var isFrozen: Bool { frozen.load(ordering: .relaxed) }
 

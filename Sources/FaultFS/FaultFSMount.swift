@@ -145,6 +145,13 @@ public final class FaultFSMount: Sendable {
         return (coverage, reply.frozen ?? false)
     }
 
+    /// Sets the simulated disk's tear guarantees (sector, atomic unit, powersafe overwrite) for later crashes.
+    public func setDevice(_ device: DeviceProfile) throws {
+        var request = ControlRequest(verb: "device")
+        request.device = device
+        try client.call(request)
+    }
+
     /// Inserts a marker record in the op log; returns its seq.
     @discardableResult
     public func logMark(_ label: String) throws -> UInt64 {

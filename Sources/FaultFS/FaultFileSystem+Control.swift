@@ -62,6 +62,12 @@ extension FaultFileSystem {
         case "sync-all":
             faults.coverage.noteSyncAll()
             reply.synced = syncAll()
+        case "device":
+            if let device = req.device {
+                if let problem = device.validationError() { return .failure(problem) }
+                faults.device.withLock { $0 = device }
+            }
+            reply.device = faults.device.withLock { $0 } ?? .default
         case "coverage":
             reply.coverage = faults.coverage.snapshot()
             reply.frozen = faults.isFrozen
@@ -75,7 +81,7 @@ extension FaultFileSystem {
         case "shutdown":
             requestStop()
         default:
-            return .failure("unknown verb \(req.verb) (ping, arm, disarm, clear, rules, crash, sync-all, status, coverage, log-mark, shutdown)")
+            return .failure("unknown verb \(req.verb) (ping, arm, disarm, clear, rules, crash, sync-all, status, coverage, device, log-mark, shutdown)")
         }
         return reply
     }

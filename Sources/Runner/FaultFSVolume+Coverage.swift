@@ -1,6 +1,7 @@
 import FaultFS
 import Foundation
 import Reporting
+import Scenario
 
 extension FaultFSVolume {
     /// The daemon's coverage counters as the report's table.
@@ -30,5 +31,15 @@ extension FaultFSVolume {
                                 actor: name(call.pids), pid: call.pids.first, command: call.command)
         }
         return hits
+    }
+}
+
+extension FaultFSVolume {
+    /// Tells the daemon what disk it simulates (`faults.device`), so crashes tear as that disk would.
+    public func configure(device: Scenario.Device?) throws {
+        guard let device else { return }
+        let profile = DeviceProfile(sector: device.sector, atomicWrite: device.atomicWrite, powersafeOverwrite: device.powersafeOverwrite)
+        if let problem = profile.validationError() { throw RunError.environment("faults.device: \(problem)") }
+        try mount.setDevice(profile)
     }
 }

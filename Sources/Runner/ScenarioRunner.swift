@@ -103,6 +103,7 @@ public final class ScenarioRunner {
             children.finish()
             try? volume.close()
         }
+        try (volume as? FaultFSVolume)?.configure(device: scenario.faults.device)
         let live = volume.directory.appendingPathComponent("Library.sqlite")
         let history = scratch.appendingPathComponent("history")
         try FileManager.default.createDirectory(at: history, withIntermediateDirectories: true)

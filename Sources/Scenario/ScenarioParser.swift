@@ -142,6 +142,7 @@ public enum ScenarioParser {
                 try crash.finish()
                 s.faults.crash = c
             }
+            if let node = faults.node("device") { s.faults.device = try device(node, file: reader.file) }
             try faults.finish()
         }
         if let list = try reader.sequence("invariants") {

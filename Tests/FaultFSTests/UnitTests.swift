@@ -110,7 +110,7 @@ import Testing
     @Test func tornCutIsASectorBoundaryInsideTheWrite() async {
         await propertyCheck(count: 300, input: Gen.int(in: 0...100_000), Gen.int(in: 1...20_000)) { off, len in
             var rng = SeededRandom(seed: UInt64(off * 31 + len))
-            let cut = FaultFileSystem.tornCut(offset: Int64(off), length: Int64(len), rng: &rng)
+            let cut = DeviceTear.tornCut(offset: Int64(off), length: Int64(len), device: .default) { rng.next() }
             #expect(cut >= Int64(off) && cut < Int64(off + len))
             #expect(cut == Int64(off) || cut % 512 == 0)
             if (Int64(off) / 512 + 1) * 512 < Int64(off + len) { #expect(cut > Int64(off)) }
