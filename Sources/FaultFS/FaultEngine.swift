@@ -119,7 +119,7 @@ final class FaultEngine: Sendable {
                 for i in firedRules where s.rules[i].firstFire == nil {
                     let pids = callerPID?().map(Self.ancestry) ?? []
                     s.rules[i].firstFire = FiredCall(op: op.rawValue, path: paths.first ?? "", bytes: bytes, pids: pids,
-                                                     command: pids.first.flatMap(Self.command))
+                                                     command: pids.first.flatMap(Self.command), at: Date().timeIntervalSince1970)
                 }
             }
             for i in s.rules.indices {

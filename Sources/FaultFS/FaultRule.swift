@@ -203,8 +203,11 @@ public struct FiredCall: Codable, Sendable, Equatable {
     public var pids: [Int32]
     /// `comm` of the caller (from /proc), when it was still there.
     public var command: String?
+    /// Wall-clock time of the call (seconds since 1970), to line it up with the writers' histories.
+    public var at: Double?
 
-    public init(op: String, path: String, bytes: Int, pids: [Int32], command: String?) {
+    public init(op: String, path: String, bytes: Int, pids: [Int32], command: String?, at: Double? = nil) {
+        self.at = at
         self.op = op
         self.path = path
         self.bytes = bytes

@@ -141,6 +141,8 @@ public struct FaultHit: Sendable, Codable, Equatable {
     public var actor: String?
     public var pid: Int32?
     public var command: String?
+    /// Wall-clock time of the call (seconds since 1970).
+    public var at: Double?
 
     public init(op: String, path: String, offset: Int64? = nil, length: Int64? = nil, actor: String? = nil, pid: Int32? = nil,
                 command: String? = nil) {

@@ -34,6 +34,7 @@ extension FaultFSVolume {
             let record = records.first { $0.fault == id }
             hits[id] = FaultHit(op: record?.op ?? call.op, path: call.path, offset: record?.offset, length: record?.length ?? (call.bytes > 0 ? Int64(call.bytes) : nil),
                                 actor: name(call.pids), pid: call.pids.first, command: call.command)
+            hits[id]?.at = call.at
         }
         return hits
     }

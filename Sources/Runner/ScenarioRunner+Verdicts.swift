@@ -8,7 +8,7 @@ import Workload
 extension ScenarioRunner {
     /// Checks the history-based invariants, folds every check into one verdict per invariant, and builds the result.
     func finish(history: URL, live: URL, runID: String, startedAt: String) -> RunResult {
-        let transactions = HistoryReader.transactions(in: history)
+        let transactions = withoutFreezeArtifacts(HistoryReader.transactions(in: history))
         let oracle = Oracle(transactions: transactions, initial: initial)
         for backup in backups {
             let label = "\(backup.name) (\(scenario.schedule[backup.index].strategy))"

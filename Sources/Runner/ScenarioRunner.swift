@@ -58,6 +58,8 @@ public final class ScenarioRunner {
     var childRegistry: ChildRegistry?
     var coverage: RunCoverage?
     var crashedByRule = false
+    /// When the crash rule froze the volume (run clock), for telling its EIO artifacts from real failures.
+    var frozenAt: Double?
     /// The run's scratch directory (kept after the run only with `keepScratch`).
     public private(set) var scratchDirectory: URL?
 

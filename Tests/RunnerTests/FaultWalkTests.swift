@@ -98,4 +98,17 @@ import Testing
         other.action = "errno ENOSPC"
         #expect(throws: FaultWalk.WalkError.self) { try FaultWalk(base: base, config: other, directory: scratch.path("walk"), settings: settings(scratch)).run() }
     }
+
+    /// Between a crash rule's freeze and the crash, writers get EIO where a power cut would leave them unanswered:
+    /// those are not failures the store's users saw, so every invariant (live-store-unaffected too) holds.
+    @Test func aCrashWalkHoldsEveryInvariantOnACorrectStrategy() throws {
+        let scratch = try Scratch("walk-crash-all")
+        let file = try correctScenario(scratch)
+        var base = try ScenarioParser.parse(file: file)
+        base.invariants = []
+        let config = FaultWalk.Config(scenarioFile: file.path, ops: ["write"], path: "*.sqlite-wal", action: "crash", from: 4, max: 5)
+        let state = try FaultWalk(base: base, config: config, directory: scratch.path("walk"), settings: settings(scratch)).run()
+        #expect(state.rows.map(\.n) == [4, 5])
+        #expect(state.rows.allSatisfy { $0.fired && $0.outcome == "held" }, "\(state.rows.map { "N=\($0.n): \($0.violated) \($0.evidence)" })")
+    }
 }
