@@ -109,8 +109,11 @@ public struct FaultWalk {
 
     public enum WalkError: Error, CustomStringConvertible {
         case otherWalk(String)
+        case runFailed(String)
         public var description: String {
-            switch self { case .otherWalk(let m): m }
+            switch self {
+            case .otherWalk(let m), .runFailed(let m): m
+            }
         }
     }
 
@@ -159,6 +162,12 @@ public struct FaultWalk {
             if Interruption.requested { break }
             let started = Date()
             let (row, coverage) = try runOne(n)
+            if !row.fired, !row.errors.isEmpty {
+                // The run broke before the fault could fire: that says nothing about N. Stop without recording it,
+                // so a rerun in the same directory tries N again.
+                try save(state)
+                throw WalkError.runFailed("N=\(n): the run failed before the fault fired (\(row.errors.joined(separator: "; "))); report \(row.report)")
+            }
             state.coverage = RunCoverage.merged([state.coverage, coverage].compactMap { $0 })
             state.seconds += Date().timeIntervalSince(started)
             state.rows.append(row)
