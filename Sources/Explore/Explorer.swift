@@ -37,6 +37,8 @@ public final class Explorer {
         public var replaysReproducing = 0
         public var replaySeconds: [Double] = []
         public var foundAfterSeconds: Double?
+        /// Fault coverage summed over the search runs (not shrinking or replays): what the variations reached.
+        public var coverage: RunCoverage?
     }
 
     public struct FailureRecord: Sendable, Codable {
@@ -84,6 +86,7 @@ public final class Explorer {
             let candidate = outcome.runs == 0 ? base : Variation.draw(from: base, random: &random)
             let (result, directory) = try run(candidate)
             outcome.runs += 1
+            outcome.coverage = RunCoverage.merged([outcome.coverage, result.coverage].compactMap { $0 })
             for verdict in Self.violated(result) { outcome.failures[verdict.invariant, default: 0] += 1 }
             let left = max(0, budget.seconds - Date().timeIntervalSince(started))
             progress?("run \(outcome.runs)/\(budget.runs): \(Self.violated(result).map(\.invariant).joined(separator: ", ").isEmpty ? "no violation" : Self.violated(result).map(\.invariant).joined(separator: ", ")); \(outcome.failures.count) distinct failure(s); \(Int(left)) s left")
@@ -195,6 +198,7 @@ public enum ExploreReport {
             lines += ["", "## Shrinking", "", "\(outcome.shrinkRuns) run(s); kept: " + (outcome.shrinkSteps.isEmpty ? "nothing smaller failed" : outcome.shrinkSteps.joined(separator: "; ")), ""]
             lines += ["## Repro", "", "`lifeboat run \(outcome.repro ?? "?")`: \(outcome.replaysReproducing) of \(outcome.replayed) replays reproduce it; replay times " + outcome.replaySeconds.map { String(format: "%.1f s", $0) }.joined(separator: ", ")]
         }
+        lines += CoverageTable.markdown(outcome.coverage)
         try run.write("explore.md", lines.joined(separator: "\n") + "\n")
     }
 }

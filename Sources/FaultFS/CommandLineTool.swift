@@ -10,7 +10,7 @@ public enum FaultFSCommandLine {
     usage:
       faultfs mount BACKING MOUNTPOINT [--control SOCKET] [--log FILE] [--log-data] [--seed N] [--max-threads N]
                                          [--exit-with-parent]
-      faultfs ctl SOCKET VERB [ARGS]     verbs: ping, rules, status, sync-all, clear, shutdown,
+      faultfs ctl SOCKET VERB [ARGS]     verbs: ping, rules, status, coverage, sync-all, clear, shutdown,
                                           disarm ID, crash keep-none|keep-prefix N|torn [zeros|garbage]|reorder,
                                           log-mark LABEL, arm RULE_JSON, raw REQUEST_JSON
       faultfs status SOCKET              unsynced files and pending directory entries
@@ -99,7 +99,7 @@ public enum FaultFSCommandLine {
         let rest = Array(args.dropFirst())
         var req = ControlRequest(verb: verb)
         switch verb {
-        case "ping", "rules", "status", "sync-all", "clear", "shutdown":
+        case "ping", "rules", "status", "coverage", "sync-all", "clear", "shutdown":
             guard rest.isEmpty else { return .failure(.badRequest("\(verb) takes no arguments")) }
         case "disarm":
             guard rest.count == 1 else { return .failure(.badRequest("disarm needs ID")) }

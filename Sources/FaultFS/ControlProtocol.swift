@@ -3,7 +3,7 @@ import Foundation
 /// The control protocol: one JSON request per line on the daemon's Unix socket, one JSON reply per line.
 /// Requests: `{"verb":"ping"}`, `{"verb":"arm","rule":{...}}`, `{"verb":"disarm","id":"r1"}`, `{"verb":"clear"}`,
 /// `{"verb":"rules"}`, `{"verb":"crash","mode":"keep-prefix","n":3}`, `{"verb":"crash","mode":"torn","fill":"zeros"}`,
-/// `{"verb":"sync-all"}`, `{"verb":"status"}`, `{"verb":"log-mark","label":"..."}`, `{"verb":"shutdown"}`.
+/// `{"verb":"sync-all"}`, `{"verb":"status"}`, `{"verb":"coverage"}`, `{"verb":"log-mark","label":"..."}`, `{"verb":"shutdown"}`.
 /// Replies: `{"ok":true,...}` or `{"ok":false,"error":"..."}`.
 public struct ControlRequest: Codable, Sendable, Equatable {
     public var verb: String
@@ -13,6 +13,8 @@ public struct ControlRequest: Codable, Sendable, Equatable {
     public var n: Int?
     public var fill: TornFill?
     public var label: String?
+    /// `device`: the tear guarantees of the simulated disk (absent: report the current one).
+    public var device: DeviceProfile?
 
     public init(verb: String, rule: FaultRule? = nil, id: String? = nil, mode: String? = nil, n: Int? = nil,
                 fill: TornFill? = nil, label: String? = nil) {
@@ -80,6 +82,12 @@ public struct ControlReply: Codable, Sendable {
     public var synced: Int?
     public var seq: UInt64?
     public var version: Int?
+    /// `coverage`: ran/matched/fired per op and file class, persistence points and crashes.
+    public var coverage: FaultCoverage?
+    /// `coverage`: whether a `crash` rule froze the volume and a crash is due.
+    public var frozen: Bool?
+    /// `device`: the profile in force.
+    public var device: DeviceProfile?
 
     public init(ok: Bool, error: String? = nil) { self.ok = ok; self.error = error }
 

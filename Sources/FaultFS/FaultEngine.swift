@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -27,6 +28,7 @@ final class FaultEngine: Sendable {
         var fired = 0
         var bytesUsed = 0
         var rng: SeededRandom
+        var firstFire: FiredCall?
     }
 
     private struct State {
@@ -38,8 +40,27 @@ final class FaultEngine: Sendable {
     private let state = Mutex(State())
     /// Fast path: skip locking when nothing is armed.
     private let armedCount = Atomic<Int>(0)
+    /// Ran/matched/fired per op and file class (the `coverage` verb).
+    let coverage = CoverageCounters()
+    /// Set when a `crash` rule fired: every later call fails with EIO until `thaw()` (the crash verb).
+    private let frozen = Atomic<Bool>(false)
+    /// The pid of the process making the current call (FUSE's context), when the engine runs inside FUSE.
+    private let callerPID: (@Sendable () -> Int32?)?
 
-    init(seed: UInt64) { self.seed = seed }
+    init(seed: UInt64, callerPID: (@Sendable () -> Int32?)? = nil) {
+        self.seed = seed
+        self.callerPID = callerPID
+    }
+
+    /// The simulated disk's tear guarantees (the `device` verb); nil: the model FaultFS had before profiles
+    /// (512-byte tears, whole-op reorder).
+    let device = Mutex<DeviceProfile?>(nil)
+
+    /// Whether a `crash` rule froze the volume (the runner polls this to crash right after the call).
+    var isFrozen: Bool { frozen.load(ordering: .relaxed) }
+
+    /// Ends a freeze: the crash that the freeze waited for has happened.
+    func thaw() { frozen.store(false, ordering: .relaxed) }
 
     /// Arms a rule; returns its id or a validation message.
     func arm(_ rule: FaultRule) -> Result<String, FaultFSError> {
@@ -78,22 +99,38 @@ final class FaultEngine: Sendable {
             s.rules.map {
                 var used: Int? = nil
                 if case .enospcAfter = $0.rule.action { used = $0.bytesUsed }
-                return RuleStatus(rule: $0.rule, matched: $0.matched, fired: $0.fired, bytesUsed: used)
+                return RuleStatus(rule: $0.rule, matched: $0.matched, fired: $0.fired, bytesUsed: used, firstFire: $0.firstFire)
             }
         }
     }
 
     /// Checks a call. `paths` are the call's paths (two for rename/link); `bytes` the write size.
     func evaluate(_ op: FaultOp, paths: [String], bytes: Int = 0) -> FaultDecision {
+        let fileClass = FileClass.of(paths.first ?? "", op: op)
+        coverage.add(op, fileClass, .ran)
+        if frozen.load(ordering: .relaxed) { return FaultDecision(ruleID: "frozen", action: .errno("EIO")) }
         if armedCount.load(ordering: .relaxed) == 0 { return .none }
-        return state.withLock { s in
+        var matchedAny = false
+        let decision: FaultDecision = state.withLock { s in
             var decision = FaultDecision.none
+            var firedRules: [Int] = []
+            defer {
+                // The caller of a first firing, for reports that say which writer or step hit the fault.
+                for i in firedRules where s.rules[i].firstFire == nil {
+                    let pids = callerPID?().map(Self.ancestry) ?? []
+                    s.rules[i].firstFire = FiredCall(op: op.rawValue, path: paths.first ?? "", bytes: bytes, pids: pids,
+                                                     command: pids.first.flatMap(Self.command), at: Date().timeIntervalSince1970)
+                }
+            }
             for i in s.rules.indices {
                 let rule = s.rules[i].rule
                 guard rule.ops.contains(op) || rule.ops.contains(.any) else { continue }
                 guard paths.contains(where: { fnmatch(rule.path, $0, 0) == 0 }) else { continue }
                 if case .enospcAfter = rule.action, op != .write { continue }
                 s.rules[i].matched += 1
+                matchedAny = true
+                let before = s.rules[i].fired
+                defer { if s.rules[i].fired > before { firedRules.append(i) } }
                 let n = s.rules[i].matched
                 var fires: Bool
                 switch rule.trigger {
@@ -138,6 +175,12 @@ final class FaultEngine: Sendable {
                     s.rules[i].fired += 1
                     decision.ruleID = rule.id
                     decision.action = rule.action
+                case .crash:
+                    guard decision.action == nil else { continue }
+                    s.rules[i].fired += 1
+                    decision.ruleID = rule.id
+                    decision.action = rule.action
+                    frozen.store(true, ordering: .relaxed)
                 default:
                     guard decision.action == nil else { continue }
                     s.rules[i].fired += 1
@@ -147,6 +190,35 @@ final class FaultEngine: Sendable {
             }
             return decision
         }
+        if matchedAny { coverage.add(op, fileClass, .matched) }
+        if decision.ruleID != nil { coverage.add(op, fileClass, .fired) }
+        return decision
+    }
+
+    /// A caller and its ancestors from /proc (up to 8, stopping before init), read only when a rule fires. FUSE
+    /// reports the calling thread's id, so the chain starts with the thread, then its process (Tgid), then parents.
+    static func ancestry(_ pid: Int32) -> [Int32] {
+        var chain: [Int32] = []
+        var current = pid
+        while current > 1, chain.count < 8 {
+            chain.append(current)
+            guard let status = try? String(contentsOfFile: "/proc/\(current)/status", encoding: .utf8) else { break }
+            func field(_ name: String) -> Int32? {
+                status.split(separator: "\n").first { $0.hasPrefix(name + ":") }
+                    .flatMap { Int32($0.dropFirst(name.count + 1).trimmingCharacters(in: .whitespaces)) }
+            }
+            if let group = field("Tgid"), group != current {
+                current = group
+                continue
+            }
+            guard let parent = field("PPid") else { break }
+            current = parent
+        }
+        return chain
+    }
+
+    static func command(_ pid: Int32) -> String? {
+        (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }
 

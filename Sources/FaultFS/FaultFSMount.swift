@@ -137,6 +137,21 @@ public final class FaultFSMount: Sendable {
         return s
     }
 
+    /// Ran/matched/fired per op and file class since the mount, persistence points and crashes; and whether a
+    /// `crash` rule froze the volume (a crash is due).
+    public func coverage() throws -> (coverage: FaultCoverage, frozen: Bool) {
+        let reply = try client.call(ControlRequest(verb: "coverage"))
+        guard let coverage = reply.coverage else { throw FaultFSError.control("coverage reply without body") }
+        return (coverage, reply.frozen ?? false)
+    }
+
+    /// Sets the simulated disk's tear guarantees (sector, atomic unit, powersafe overwrite) for later crashes.
+    public func setDevice(_ device: DeviceProfile) throws {
+        var request = ControlRequest(verb: "device")
+        request.device = device
+        try client.call(request)
+    }
+
     /// Inserts a marker record in the op log; returns its seq.
     @discardableResult
     public func logMark(_ label: String) throws -> UInt64 {

@@ -53,11 +53,24 @@ extension FaultFileSystem {
             reply.rules = faults.list()
         case "crash":
             switch req.crashMode() {
-            case .success(let mode): reply.crash = crash(mode)
+            case .success(let mode):
+                reply.crash = crash(mode)
+                faults.coverage.noteCrash()
+                faults.thaw()
             case .failure(let e): return .failure(e.description)
             }
         case "sync-all":
+            faults.coverage.noteSyncAll()
             reply.synced = syncAll()
+        case "device":
+            if let device = req.device {
+                if let problem = device.validationError() { return .failure(problem) }
+                faults.device.withLock { $0 = device }
+            }
+            reply.device = faults.device.withLock { $0 } ?? .default
+        case "coverage":
+            reply.coverage = faults.coverage.snapshot()
+            reply.frozen = faults.isFrozen
         case "status":
             reply.status = status()
         case "log-mark":
@@ -68,7 +81,7 @@ extension FaultFileSystem {
         case "shutdown":
             requestStop()
         default:
-            return .failure("unknown verb \(req.verb) (ping, arm, disarm, clear, rules, crash, sync-all, status, log-mark, shutdown)")
+            return .failure("unknown verb \(req.verb) (ping, arm, disarm, clear, rules, crash, sync-all, status, coverage, device, log-mark, shutdown)")
         }
         return reply
     }

@@ -12,6 +12,7 @@ extension FaultFileSystem {
     func crash(_ mode: CrashMode) -> CrashReport {
         var report = CrashReport(mode: mode.name, kept: [], dropped: [], staleHandles: 0)
         var invalidate: [String] = []
+        let device = faults.device.withLock { $0 }
         while true {
             let done: Bool = state.withLock { s in
                 if !s.syncing.isEmpty { return false }
@@ -25,13 +26,25 @@ extension FaultFileSystem {
 
                 var kept = Set<UInt64>()
                 var tornSeq: UInt64?
+                /// With a device profile, reorder keeps aligned units of writes: the surviving ranges per write.
+                var partial: [UInt64: [Range<Int64>]] = [:]
                 switch mode {
                 case .keepNone:
                     break
                 case .keepPrefix(let n):
                     kept = Set(all.prefix(n).map(\.seq))
                 case .reorder:
-                    for p in all where rng.next() & 1 == 1 { kept.insert(p.seq) }
+                    if let device {
+                        var writes: [PendingWriteExtent] = []
+                        for ov in s.overlays.values {
+                            for op in ov.ops { if case .write(let off, let data) = op.kind { writes.append(PendingWriteExtent(seq: op.seq, offset: off, length: Int64(data.count))) } }
+                        }
+                        partial = DeviceTear.reorderSurvivors(writes, device: device) { rng.next() }
+                        for p in all where !p.isWrite && rng.next() & 1 == 1 { kept.insert(p.seq) }
+                        for (seq, ranges) in partial where !ranges.isEmpty { kept.insert(seq) }
+                    } else {
+                        for p in all where rng.next() & 1 == 1 { kept.insert(p.seq) }
+                    }
                 case .torn:
                     if let last = all.last(where: \.isWrite) {
                         tornSeq = last.seq
@@ -49,7 +62,8 @@ extension FaultFileSystem {
                     }
                     for op in ov.ops {
                         if op.seq == tornSeq, case .write(let off, let data) = op.kind, case .torn(let fill) = mode {
-                            let cut = Self.tornCut(offset: off, length: Int64(data.count), rng: &rng)
+                            let profile = device ?? .default
+                            let cut = DeviceTear.tornCut(offset: off, length: Int64(data.count), device: profile) { rng.next() }
                             report.tornSeq = op.seq
                             report.tornCut = cut
                             var bytes = data
@@ -60,6 +74,12 @@ extension FaultFileSystem {
                                 for i in keep..<bytes.count { bytes[i] = UInt8(truncatingIfNeeded: rng.next()) }
                             }
                             _ = FileOverlay.apply(.write(offset: off, data: bytes), to: ov.fd)
+                            Self.damageOutside(off, Int64(data.count), cut: cut, device: profile, fill: fill, fd: ov.fd, rng: &rng)
+                        } else if let ranges = partial[op.seq], case .write(let off, let data) = op.kind {
+                            for range in ranges {
+                                let piece = data.subdata(in: Int(range.lowerBound - off)..<Int(range.upperBound - off))
+                                _ = FileOverlay.apply(.write(offset: range.lowerBound, data: piece), to: ov.fd)
+                            }
                         } else if kept.contains(op.seq) {
                             if case .applied(let off, _, _, let new) = op.kind {
                                 _ = FileOverlay.apply(.write(offset: off, data: new), to: ov.fd)
@@ -102,14 +122,19 @@ extension FaultFileSystem {
         return report
     }
 
-    /// The cut point of a torn write: a 512-byte sector boundary strictly inside the write, chosen by the
-    /// seed; a write inside one sector is cut at its start (nothing of it survives).
-    static func tornCut(offset: Int64, length: Int64, rng: inout SeededRandom) -> Int64 {
-        let first = (offset / 512 + 1) * 512
-        let end = offset + length
-        guard first < end else { return offset }
-        let count = (end - 1 - first) / 512 + 1
-        return first + Int64(rng.next() % UInt64(count)) * 512
+    /// Without powersafe overwrite, a torn write also destroys the rest of the sectors it was rewriting: the bytes
+    /// of those sectors outside the write (up to the file's end) take the fill too.
+    static func damageOutside(_ offset: Int64, _ length: Int64, cut: Int64, device: DeviceProfile, fill: TornFill, fd: Int32,
+                              rng: inout SeededRandom) {
+        let damage = DeviceTear.damage(offset: offset, length: length, cut: cut, device: device)
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { return }
+        let size = Int64(st.st_size)
+        for (low, high) in [(damage.lowerBound, min(offset, size)), (offset + length, min(damage.upperBound, size))] where low < high {
+            var bytes = Data(count: Int(high - low))
+            if fill == .garbage { for i in 0..<bytes.count { bytes[i] = UInt8(truncatingIfNeeded: rng.next()) } }
+            _ = FileOverlay.apply(.write(offset: low, data: bytes), to: fd)
+        }
     }
 
     /// Drops the kernel's cached pages and attributes of the given paths (best effort, outside our locks).

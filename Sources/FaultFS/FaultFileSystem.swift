@@ -51,7 +51,7 @@ final class FaultFileSystem: Sendable {
         self.backing = backing
         self.mountpoint = mountpoint
         self.seed = seed
-        self.faults = FaultEngine(seed: seed)
+        self.faults = FaultEngine(seed: seed, callerPID: Self.fuseCallerPID)
         self.log = log
     }
 

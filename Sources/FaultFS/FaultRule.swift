@@ -37,6 +37,10 @@ public enum FaultAction: Sendable, Equatable {
     case fsyncFailClean
     /// A write byte budget across the mount; writes past it get ENOSPC (the crossing write is cut short).
     case enospcAfter(Int)
+    /// The call runs normally, then the volume freezes: every later call fails with EIO until the next `crash`
+    /// verb. The disk is left exactly as it was right after the call, so the crash that follows (the runner
+    /// kills the processes, then crashes) happens "right after" it: what fault walks need for `nth` crashes.
+    case crash
 }
 
 /// One armed rule.
@@ -106,6 +110,8 @@ public struct FaultRule: Codable, Sendable, Equatable {
         case .enospcAfter(let n):
             if n < 0 { return "enospc-after needs BYTES >= 0" }
             if !covers(.write) { return "enospc-after needs op write" }
+        case .crash:
+            break
         }
         return nil
     }
@@ -153,9 +159,10 @@ extension FaultAction: Codable {
         case "fsync-lie": self = .fsyncLie
         case "fsync-fail-clean": self = .fsyncFailClean
         case "enospc-after": self = .enospcAfter(try c.decode(Int.self, forKey: .bytes))
+        case "crash": self = .crash
         default:
             throw DecodingError.dataCorruptedError(forKey: .kind, in: c, debugDescription:
-                "unknown action kind \(kind) (errno, short-write, short-read, delay, fsync-lie, fsync-fail-clean, enospc-after)")
+                "unknown action kind \(kind) (errno, short-write, short-read, delay, fsync-lie, fsync-fail-clean, enospc-after, crash)")
         }
     }
 
@@ -169,6 +176,7 @@ extension FaultAction: Codable {
         case .fsyncLie: try c.encode("fsync-lie", forKey: .kind)
         case .fsyncFailClean: try c.encode("fsync-fail-clean", forKey: .kind)
         case .enospcAfter(let n): try c.encode("enospc-after", forKey: .kind); try c.encode(n, forKey: .bytes)
+        case .crash: try c.encode("crash", forKey: .kind)
         }
     }
 }
@@ -180,4 +188,30 @@ public struct RuleStatus: Codable, Sendable, Equatable {
     public var fired: Int
     /// For enospc-after: bytes charged against the budget so far.
     public var bytesUsed: Int?
+    /// The first call the rule fired on: which op, which path, and who made it.
+    public var firstFire: FiredCall?
+}
+
+/// A call a rule fired on, as the daemon saw it: the caller's pid and its ancestors (so a runner can name the
+/// child that made it, even when a backup script's `cp` did) and the caller's command name.
+public struct FiredCall: Codable, Sendable, Equatable {
+    public var op: String
+    public var path: String
+    /// Bytes of a write (0 for other ops).
+    public var bytes: Int
+    /// The caller first, then its parent, grandparent, ... (up to 8, stopping at init).
+    public var pids: [Int32]
+    /// `comm` of the caller (from /proc), when it was still there.
+    public var command: String?
+    /// Wall-clock time of the call (seconds since 1970), to line it up with the writers' histories.
+    public var at: Double?
+
+    public init(op: String, path: String, bytes: Int, pids: [Int32], command: String?, at: Double? = nil) {
+        self.at = at
+        self.op = op
+        self.path = path
+        self.bytes = bytes
+        self.pids = pids
+        self.command = command
+    }
 }

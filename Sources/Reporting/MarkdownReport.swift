@@ -23,8 +23,9 @@ public enum MarkdownReport {
         lines += ["", "## Writers", "", "| writer | committed | failed | in flight |", "|---|---|---|---|"]
         for writer in result.writers { lines.append("| \(writer.writer) | \(writer.committed) | \(writer.failed) | \(writer.inFlight) |") }
         if !result.faults.isEmpty {
-            lines += ["", "## Faults", ""] + result.faults.map { "- \($0.name): fired \($0.fired) time(s); \($0.detail)" }
+            lines += ["", "## Faults", ""] + result.faults.map { "- \($0.name): fired \($0.fired) time(s); \($0.detail)" + ($0.hit.map { "; first on \($0.summary)" } ?? "") }
         }
+        lines += CoverageTable.markdown(result.coverage)
         let violated = result.verdicts.filter { $0.status == .violated }
         if !violated.isEmpty {
             lines += ["", "## Evidence", ""]

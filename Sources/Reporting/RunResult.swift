@@ -4,7 +4,9 @@ import Foundation
 /// Everything a run produced, in a versioned schema: `report.json` is this, encoded; every other report is a
 /// pure function of it.
 public struct RunResult: Sendable, Codable {
-    public static let schemaVersion = "lifeboat.run/1"
+    /// 2 added `coverage` and `faults[].hit`; readers accept 1 too (both are optional).
+    public static let schemaVersion = "lifeboat.run/2"
+    public static let readableSchemas: Set<String> = ["lifeboat.run/1", "lifeboat.run/2"]
     public var schema = RunResult.schemaVersion
     public var runID: String
     public var scenario: String
@@ -25,11 +27,13 @@ public struct RunResult: Sendable, Codable {
     public var metrics: [String: Double]
     /// Problems of the run itself (a step that could not start, the time limit), not of the store.
     public var errors: [String]
+    /// FaultFS fault coverage (runs on FaultFS only; absent in lifeboat.run/1 reports).
+    public var coverage: RunCoverage?
 
     public init(runID: String, scenario: String, scenarioFile: String, description: String, seed: UInt64, expectation: String,
                 expectationMet: Bool, startedAt: String, seconds: Double, verdicts: [Verdict], events: [TimelineEvent],
                 writers: [WriterSummary], operations: [OperationSummary], faults: [FaultSummary], metrics: [String: Double],
-                errors: [String]) {
+                errors: [String], coverage: RunCoverage? = nil) {
         self.runID = runID
         self.scenario = scenario
         self.scenarioFile = scenarioFile
@@ -46,6 +50,7 @@ public struct RunResult: Sendable, Codable {
         self.faults = faults
         self.metrics = metrics
         self.errors = errors
+        self.coverage = coverage
     }
 }
 
@@ -115,10 +120,47 @@ public struct FaultSummary: Sendable, Codable, Equatable {
     public var name: String
     public var fired: Int
     public var detail: String
+    /// The first call the rule fired on (lifeboat.run/2).
+    public var hit: FaultHit?
 
     public init(name: String, fired: Int, detail: String) {
         self.name = name
         self.fired = fired
         self.detail = detail
+    }
+}
+
+/// The call a fault rule first fired on: what it was, where, and which writer or step made it.
+public struct FaultHit: Sendable, Codable, Equatable {
+    public var op: String
+    public var path: String
+    /// From the op log, when the run kept one.
+    public var offset: Int64?
+    public var length: Int64?
+    /// The child that made the call ("writer-1", "backup-0"), found from the caller's pid and its ancestors.
+    public var actor: String?
+    public var pid: Int32?
+    public var command: String?
+    /// Wall-clock time of the call (seconds since 1970).
+    public var at: Double?
+
+    public init(op: String, path: String, offset: Int64? = nil, length: Int64? = nil, actor: String? = nil, pid: Int32? = nil,
+                command: String? = nil) {
+        self.op = op
+        self.path = path
+        self.offset = offset
+        self.length = length
+        self.actor = actor
+        self.pid = pid
+        self.command = command
+    }
+
+    /// "write /Library.sqlite-wal @4152 +4096 by writer-1".
+    public var summary: String {
+        var text = "\(op) \(path)"
+        if let offset { text += " @\(offset)" }
+        if let length { text += " +\(length)" }
+        text += " by \(actor ?? command.map { "pid \(pid ?? 0) (\($0))" } ?? "an unknown process")"
+        return text
     }
 }

@@ -89,6 +89,14 @@ public final class ChildRegistry: @unchecked Sendable {
         return child
     }
 
+    /// The name of the first child among `pids` (a caller and its ancestors), e.g. the backup step whose script's
+    /// `cp` made a call.
+    public func name(ofAny pids: [Int32]) -> String? {
+        let known = lock.withLock { children.map { ($0.process.processIdentifier, $0.name) } }
+        for pid in pids { if let match = known.first(where: { $0.0 == pid }) { return match.1 } }
+        return nil
+    }
+
     /// Waits for a child; kills it after `timeout` seconds. Returns its exit status (-9 when killed).
     public func wait(_ child: Child, timeout: Double) -> Int32 {
         let deadline = Date().addingTimeInterval(timeout)

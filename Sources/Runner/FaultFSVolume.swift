@@ -41,6 +41,7 @@ public final class FaultFSVolume: StoreVolume {
         case "fsync-lie": action = .fsyncLie
         case "fsync-fail-clean": action = .fsyncFailClean
         case "enospc-after": action = .enospcAfter(number ?? 0)
+        case "crash": action = .crash
         default: throw RunError.environment("unknown fault action \(rule.action)")
         }
         return FaultRule(ops: ops, path: rule.path, trigger: trigger, action: action)

@@ -92,6 +92,10 @@ extension ScenarioRunner {
             }
         }
         let status = children.wait(child, timeout: max(1, scenario.timeLimit - now()))
+        if deferredCrash == nil, !interrupted, try crashIfFrozen(children: children, volume: volume, live: live) {
+            // A crash rule fired while the step ran: the step died with the power, it did not fail.
+            interrupted = true
+        }
         let end = now()
         for id in stepRules { try? volume.disarm(id) }
         let output = child.output

@@ -49,6 +49,7 @@ extension ScenarioRunner {
 
         var schedule = Schedule(scenario.schedule)
         while true {
+            if try crashedByRule || crashIfFrozen(children: children, volume: volume, live: live) { break }
             if let plan = scenario.faults.crash, plan.duringStep == nil, plan.afterCommits.map({ commits >= $0 }) ?? false {
                 try simulateCrash(plan, children: children, volume: volume, live: live, reason: "after \(commits) commits")
                 break

@@ -8,7 +8,7 @@ import Workload
 extension ScenarioRunner {
     /// Checks the history-based invariants, folds every check into one verdict per invariant, and builds the result.
     func finish(history: URL, live: URL, runID: String, startedAt: String) -> RunResult {
-        let transactions = HistoryReader.transactions(in: history)
+        let transactions = withoutFreezeArtifacts(HistoryReader.transactions(in: history))
         let oracle = Oracle(transactions: transactions, initial: initial)
         for backup in backups {
             let label = "\(backup.name) (\(scenario.schedule[backup.index].strategy))"
@@ -53,7 +53,7 @@ extension ScenarioRunner {
         return RunResult(runID: runID, scenario: scenario.name, scenarioFile: scenarioFile, description: scenario.description,
                          seed: scenario.seed, expectation: scenario.expect.description, expectationMet: met, startedAt: startedAt,
                          seconds: now(), verdicts: verdicts, events: events, writers: writers, operations: operations,
-                         faults: faultSummaries, metrics: metrics, errors: errors)
+                         faults: faultSummaries, metrics: metrics, errors: errors, coverage: coverage)
     }
 
     func notApplicableReason(_ invariant: String) -> String {
@@ -69,7 +69,7 @@ extension ScenarioRunner {
 }
 
 /// Writes every report of a run into its directory.
-enum RunReports {
+public enum RunReports {
     static func write(_ result: RunResult, scenario: Scenario, log: [String], to run: RunDirectory) throws {
         try run.write("report.json", try JSONReport.render(result))
         try run.write("report.md", MarkdownReport.render(result))
@@ -81,7 +81,7 @@ enum RunReports {
 
     /// The scenario with scripts named through LIFEBOAT_SCENARIO_DIR pinned to the original directory, since
     /// the repro lives in the report directory.
-    static func replayable(_ scenario: Scenario, file: String) -> Scenario {
+    public static func replayable(_ scenario: Scenario, file: String) -> Scenario {
         let directory = URL(fileURLWithPath: file).deletingLastPathComponent().path
         var copy = scenario
         for index in copy.schedule.indices {

@@ -53,6 +53,13 @@ public final class ScenarioRunner {
     var liveBeforeRestore: StoreState?
     var initial: [UUID: String] = [:]
     var liveAtStart = StoreState()
+    /// Children of the run, for naming the process behind a fault; coverage read before the unmount; whether a
+    /// `crash` fault rule crashed the volume (see ScenarioRunner+FaultCrash).
+    var childRegistry: ChildRegistry?
+    var coverage: RunCoverage?
+    var crashedByRule = false
+    /// When the crash rule froze the volume (run clock), for telling its EIO artifacts from real failures.
+    var frozenAt: Double?
     /// The run's scratch directory (kept after the run only with `keepScratch`).
     public private(set) var scratchDirectory: URL?
 
@@ -91,12 +98,14 @@ public final class ScenarioRunner {
         defer { if !settings.keepScratch { try? FileManager.default.removeItem(at: scratch) } }
         let children = try ChildRegistry(pidFile: pidFile, logDirectory: scratch.appendingPathComponent("logs"))
         defer { children.finish() }
+        childRegistry = children
         let volume = try (settings.makeVolume ?? StoreVolumes.make)(scenario, scratch.appendingPathComponent("store"))
         defer {
             // Children hold files on the volume: they go first, then the unmount.
             children.finish()
             try? volume.close()
         }
+        try (volume as? FaultFSVolume)?.configure(device: scenario.faults.device)
         let live = volume.directory.appendingPathComponent("Library.sqlite")
         let history = scratch.appendingPathComponent("history")
         try FileManager.default.createDirectory(at: history, withIntermediateDirectories: true)
@@ -106,6 +115,7 @@ public final class ScenarioRunner {
             errors.append("\(error)")
             note("runner", .error, "\(error)")
         }
+        coverage = try? (volume as? FaultFSVolume)?.runCoverage()
         children.killAll()
         let result = finish(history: history, live: live, runID: runDirectory.id, startedAt: startedAt)
         try RunReports.write(result, scenario: scenario, log: log, to: runDirectory)
@@ -166,6 +176,10 @@ public final class ScenarioRunner {
         var exited = Set<Int>()
         var lastProgress = (t: now(), commits: 0)
         while !crashed {
+            if try crashIfFrozen(children: children, volume: volume, live: live) {
+                crashed = true
+                break
+            }
             for (index, writer) in writers.enumerated() where !exited.contains(index) && !writer.isRunning {
                 exited.insert(index)
                 note("writer-\(index + 1)", .end, "exited with \(writer.process.terminationStatus)")
@@ -195,6 +209,7 @@ public final class ScenarioRunner {
                     break
                 }
                 try runStep(index, step, live: live, scratch: scratch, children: children, volume: volume, crashPlan: nil)
+                if crashedByRule { crashed = true; break }
                 continue
             }
             if !running && schedule.isFinished(writersRunning: false) { break }
@@ -219,10 +234,13 @@ public final class ScenarioRunner {
 
     func recordFaults(_ armed: [String: Int], volume: any StoreVolume) {
         let fired = (try? volume.firedCounts()) ?? [:]
+        let hits = (volume as? FaultFSVolume)?.faultHits { self.childRegistry?.name(ofAny: $0) } ?? [:]
         for (id, index) in armed.sorted(by: { $0.value < $1.value }) {
             let rule = scenario.faults.rules[index]
-            faultSummaries.append(FaultSummary(name: "rule \(index)", fired: fired[id] ?? 0,
-                                               detail: "\(rule.ops.joined(separator: ",")) \(rule.path) -> \(rule.action)"))
+            var summary = FaultSummary(name: "rule \(index)", fired: fired[id] ?? 0,
+                                       detail: "\(rule.ops.joined(separator: ",")) \(rule.path) -> \(rule.action)")
+            summary.hit = hits[id]
+            faultSummaries.append(summary)
         }
     }
 }

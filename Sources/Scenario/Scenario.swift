@@ -109,8 +109,10 @@ public struct Scenario: Sendable, Equatable, Codable {
         public var backupsOnVolume = false
         public var rules: [Rule] = []
         public var crash: Crash?
+        /// The simulated disk's tear guarantees (FaultFS only); nil: FaultFS's default (512-byte tears).
+        public var device: Device?
         public init() {}
-        public var needsFaultFS: Bool { mount || !rules.isEmpty }
+        public var needsFaultFS: Bool { mount || !rules.isEmpty || device != nil }
     }
 
     /// One fault rule: which operations on which paths, when, and what happens.

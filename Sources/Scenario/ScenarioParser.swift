@@ -9,7 +9,7 @@ public enum ScenarioParser {
         "restore-equals-backup", "restore-opens", "durable-after-crash", "live-store-unaffected", "metadata-preserved",
         "backup-completes", "backup-durable",
     ]
-    static let faultOps = ["any", "open", "create", "read", "write", "flush", "release", "fsync", "fsyncdir", "truncate",
+    public static let faultOps = ["any", "open", "create", "read", "write", "flush", "release", "fsync", "fsyncdir", "truncate",
                            "fallocate", "rename", "unlink", "mkdir", "rmdir", "link", "symlink", "getattr", "readdir",
                            "chmod", "utimens", "statfs", "copy_file_range", "lseek"]
     static let crashModes = ["keep-none", "keep-prefix", "torn", "reorder"]
@@ -151,6 +151,7 @@ public enum ScenarioParser {
                 try crash.finish()
                 s.faults.crash = c
             }
+            if let node = faults.node("device") { s.faults.device = try device(node, file: reader.file) }
             try faults.finish()
         }
         if let list = try reader.sequence("invariants") {
@@ -240,7 +241,7 @@ public enum ScenarioParser {
         rule.duringStep = try r.int("during_step", range: 0...max(0, steps - 1))
         if let action = try r.string("action") {
             guard FaultActionText.isValid(action) else {
-                throw r.error(r.node("action"), "faults.rules[\(index)].action must be errno NAME, short-write N, short-read N, delay MS, fsync-lie, fsync-fail-clean or enospc-after BYTES, not '\(action)'")
+                throw r.error(r.node("action"), "faults.rules[\(index)].action must be errno NAME, short-write N, short-read N, delay MS, fsync-lie, fsync-fail-clean, enospc-after BYTES or crash [MODE], not '\(action)'")
             }
             rule.action = action
         }
@@ -262,6 +263,15 @@ public enum FaultActionText {
         case "errno": return words.count == 2 && errnoNames.contains(words[1])
         case "short-write", "short-read", "delay", "enospc-after": return words.count == 2 && Int(words[1]) != nil
         case "fsync-lie", "fsync-fail-clean": return words.count == 1
+        case "crash":
+            // crash [keep-none | keep-prefix N | torn [zeros|garbage] | reorder]: FaultFS freezes the volume right after
+            // the call and the runner crashes it with this mode.
+            switch words.dropFirst().first {
+            case nil, "keep-none", "reorder": return words.count <= 2
+            case "keep-prefix": return words.count == 3 && Int(words[2]).map { $0 >= 0 } == true
+            case "torn": return words.count == 2 || (words.count == 3 && ["zeros", "garbage"].contains(words[2]))
+            default: return false
+            }
         default: return false
         }
     }

@@ -56,6 +56,9 @@ public enum ScenarioYAML {
             out.append("      action: \(quote(rule.action))")
             if let v = rule.duringStep { out.append("      during_step: \(v)") }
         }
+        if let d = s.faults.device {
+            out.append("  device: {sector: \(d.sector), atomic_write: \(d.atomicWrite), powersafe_overwrite: \(d.powersafeOverwrite)}")
+        }
         if let crash = s.faults.crash {
             out.append("  crash:")
             if let v = crash.afterCommits { out.append("    after_commits: \(v)") }

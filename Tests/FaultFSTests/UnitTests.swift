@@ -18,7 +18,7 @@ import Testing
     @Test func everyTriggerAndActionRoundTrips() throws {
         let triggers: [FaultTrigger] = [.nth(2), .after(5), .probability(0.25), .always]
         let actions: [FaultAction] = [.errno("ENOSPC"), .shortWrite(7), .shortRead(3), .delay(10), .fsyncLie,
-                                      .fsyncFailClean, .enospcAfter(4096)]
+                                      .fsyncFailClean, .enospcAfter(4096), .crash]
         for t in triggers {
             for a in actions {
                 let rule = FaultRule(id: "x", ops: [.any], path: "/a*", trigger: t, action: a)
@@ -110,7 +110,7 @@ import Testing
     @Test func tornCutIsASectorBoundaryInsideTheWrite() async {
         await propertyCheck(count: 300, input: Gen.int(in: 0...100_000), Gen.int(in: 1...20_000)) { off, len in
             var rng = SeededRandom(seed: UInt64(off * 31 + len))
-            let cut = FaultFileSystem.tornCut(offset: Int64(off), length: Int64(len), rng: &rng)
+            let cut = DeviceTear.tornCut(offset: Int64(off), length: Int64(len), device: .default) { rng.next() }
             #expect(cut >= Int64(off) && cut < Int64(off + len))
             #expect(cut == Int64(off) || cut % 512 == 0)
             if (Int64(off) / 512 + 1) * 512 < Int64(off + len) { #expect(cut > Int64(off)) }

@@ -18,7 +18,10 @@ import Testing
         writers: [WriterSummary(writer: 1, committed: 3, failed: 0, inFlight: 1, firstCommit: 0.1, lastCommit: 0.9, commitTimes: [0.1, 0.5, 0.9])],
         operations: [OperationSummary(name: "backup-0", action: "backup", strategy: "migrate", start: 0.4, end: 0.8, succeeded: true,
                                       store: "/tmp/b", details: ["objects": "10"], error: nil)],
-        faults: [FaultSummary(name: "rule 0", fired: 2, detail: "write *.sqlite-wal -> errno EIO")], metrics: ["commits": 3], errors: [])
+        faults: [FaultSummary(name: "rule 0", fired: 2, detail: "write *.sqlite-wal -> errno EIO")], metrics: ["commits": 3], errors: [],
+        coverage: RunCoverage(rows: [.init(op: "write", fileClass: "-wal", ops: 40, matched: 12, fired: 1),
+                                     .init(op: "fsync", fileClass: "db", ops: 3, matched: 0, fired: 0)],
+                              crashPointsAvailable: 9, crashPointsExplored: 1))
 
     @Test func htmlIsSelfContainedWithATimeline() {
         let html = HTMLReport.render(Self.result)
@@ -52,8 +55,27 @@ import Testing
 
     @Test func jsonRoundTripsAndMarkdownNamesTheEvidence() throws {
         let decoded = try JSONReport.decode(Data(try JSONReport.render(Self.result).utf8))
-        #expect(decoded.verdicts == Self.result.verdicts && decoded.operations == Self.result.operations && decoded.schema == "lifeboat.run/1")
+        #expect(decoded.verdicts == Self.result.verdicts && decoded.operations == Self.result.operations && decoded.schema == "lifeboat.run/2")
+        #expect(decoded.coverage == Self.result.coverage)
         let markdown = MarkdownReport.render(Self.result)
         #expect(markdown.contains("| no-duplicates | violated |") && markdown.contains("- Folder X stored 2 times"))
+    }
+
+    @Test func coverageTableIsInEveryReportAndOldReportsStillRead() throws {
+        let markdown = MarkdownReport.render(Self.result)
+        #expect(markdown.contains("## Fault coverage") && markdown.contains("| write | -wal | 40 | 12 | 1 |"))
+        #expect(markdown.contains("9 available, 1 explored"))
+        let html = HTMLReport.render(Self.result)
+        #expect(html.contains("<h2>Fault coverage</h2>") && html.contains("<td>-wal</td><td>40</td><td>12</td><td>1</td>"))
+        // A lifeboat.run/1 report (no coverage, no hits) still reads; an unknown schema does not.
+        var object = try #require(try JSONSerialization.jsonObject(with: Data(try JSONReport.render(Self.result).utf8)) as? [String: Any])
+        object["schema"] = "lifeboat.run/1"
+        object["coverage"] = nil
+        let old = try JSONReport.decode(try JSONSerialization.data(withJSONObject: object))
+        #expect(old.coverage == nil && old.verdicts == Self.result.verdicts)
+        object["schema"] = "lifeboat.run/9"
+        #expect(throws: (any Error).self) { try JSONReport.decode(try JSONSerialization.data(withJSONObject: object)) }
+        let merged = try #require(RunCoverage.merged([Self.result.coverage!, Self.result.coverage!]))
+        #expect(merged.runs == 2 && merged.crashPointsAvailable == 18 && merged.rows.first { $0.op == "write" }?.fired == 2)
     }
 }

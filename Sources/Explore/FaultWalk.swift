@@ -1,0 +1,212 @@
+import Checks
+import Foundation
+import Reporting
+import Runner
+import Scenario
+
+/// SQLite-style exhaustive fault walk: fail (or crash right after) the 1st matching operation, then the 2nd, the
+/// 3rd, ..., checking the scenario's invariants after each, until a run completes with no fault fired (N went past
+/// the last matching operation). Each N is one full run of the scenario with one more rule, `nth: N`; a failing N
+/// gets a repro that `lifeboat replay` replays. The walk's state file makes it resumable, and `shard K/M` takes
+/// every M-th N so several machines share one walk.
+///
+/// N names the same operation in every run only when the runs interleave the same way: under the `turns`
+/// scheduler they do (one writer transaction at a time, in an order drawn from the seed); under `free` the
+/// operations of concurrent writers and steps race, and N can land on another operation (see the README).
+public struct FaultWalk {
+    public struct Config: Sendable, Codable, Equatable {
+        public var scenarioFile: String
+        public var ops: [String]
+        public var path: String
+        /// `errno NAME` (or any scenario rule action) or `crash [MODE]`.
+        public var action: String
+        public var from: Int
+        /// Highest N to try (nil: until a run fires nothing).
+        public var max: Int?
+        /// Shard K of M (1-based): this walk takes N = K, K+M, K+2M, ... (from `from` on).
+        public var shard: Int
+        public var shards: Int
+        /// Stop at the first N that violates an invariant (a quick "is there a failing N at all").
+        public var stopAtFailure: Bool
+
+        public init(scenarioFile: String, ops: [String], path: String, action: String, from: Int = 1, max: Int? = nil,
+                    shard: Int = 1, shards: Int = 1, stopAtFailure: Bool = false) {
+            self.stopAtFailure = stopAtFailure
+            self.scenarioFile = scenarioFile
+            self.ops = ops
+            self.path = path
+            self.action = action
+            self.from = from
+            self.max = max
+            self.shard = shard
+            self.shards = shards
+        }
+
+        /// The Ns of this shard, in order, from `from` on.
+        func indices() -> UnfoldFirstSequence<Int> {
+            let remainder = (shard - 1) % shards
+            var first = Swift.max(1, from)
+            while (first - 1) % shards != remainder { first += 1 }
+            return sequence(first: first) { $0 > Int.max - shards ? nil : $0 + shards }
+        }
+    }
+
+    /// One N of the walk.
+    public struct Row: Sendable, Codable, Equatable {
+        public var n: Int
+        /// Whether the walk's rule fired (false: N is past the last matching operation; the walk ends there).
+        public var fired: Bool
+        /// The operation hit: op, path, offset, size and the writer or step behind it.
+        public var hit: FaultHit?
+        /// "held", "violated" (some invariant) or "error" (the run itself failed).
+        public var outcome: String
+        public var violated: [String]
+        public var evidence: [String]
+        public var errors: [String]
+        public var seconds: Double
+        public var report: String
+        /// For a violated N: a scenario with the rule `nth: N` expecting the violation (`lifeboat replay` it).
+        public var repro: String?
+    }
+
+    public struct State: Sendable, Codable {
+        public var schema = "lifeboat.walk/1"
+        public var scenario: String
+        public var config: Config
+        public var rows: [Row] = []
+        /// Why the walk stopped: nil while it can continue.
+        public var finished: String?
+        public var seconds = 0.0
+        public var coverage: RunCoverage?
+
+        public var firstFailing: Row? { rows.filter { $0.outcome == "violated" }.min { $0.n < $1.n } }
+    }
+
+    public static let stateFile = "walk.json"
+
+    let base: Scenario
+    let config: Config
+    let directory: URL
+    let settings: ScenarioRunner.Settings
+    let progress: (@Sendable (String) -> Void)?
+
+    /// - Parameters: `directory` the walk's directory (reports/<walk-id>); a directory holding a state file for
+    ///   the same configuration is resumed.
+    public init(base: Scenario, config: Config, directory: URL, settings: ScenarioRunner.Settings,
+                progress: (@Sendable (String) -> Void)? = nil) {
+        var base = base
+        // The walk judges every invariant itself, whatever the drill expected.
+        base.expect = .pass
+        self.base = base
+        self.config = config
+        self.directory = directory
+        var settings = settings
+        settings.reportsRoot = directory.appendingPathComponent("runs")
+        settings.progress = nil
+        self.settings = settings
+        self.progress = progress
+    }
+
+    public enum WalkError: Error, CustomStringConvertible {
+        case otherWalk(String)
+        case runFailed(String)
+        public var description: String {
+            switch self {
+            case .otherWalk(let m), .runFailed(let m): m
+            }
+        }
+    }
+
+    /// The state saved in `directory`, if any.
+    public static func load(_ directory: URL) throws -> State? {
+        let file = directory.appendingPathComponent(stateFile)
+        guard FileManager.default.fileExists(atPath: file.path) else { return nil }
+        return try JSONDecoder().decode(State.self, from: Data(contentsOf: file))
+    }
+
+    /// The scenario of one N: the base with the walk's rule armed at the Nth matching operation.
+    public func scenario(n: Int) -> Scenario {
+        var s = base
+        var rule = Scenario.Rule()
+        rule.ops = config.ops
+        rule.path = config.path
+        rule.nth = n
+        rule.action = config.action
+        s.faults.rules.append(rule)
+        // A crash walk crashes where N says; the scenario's own crash would come on top of it.
+        if config.action.split(separator: " ").first == "crash" { s.faults.crash = nil }
+        return s
+    }
+
+    /// Runs (or resumes) the walk until a run fires nothing, `max` is passed, or an interruption; saves the state
+    /// after every run and returns it.
+    public func run() throws -> State {
+        var state: State
+        if let saved = try Self.load(directory) {
+            guard saved.config == config else {
+                throw WalkError.otherWalk("\(directory.path) holds a walk with other settings (\(saved.config.ops.joined(separator: ",")) \(saved.config.path) -> \(saved.config.action), shard \(saved.config.shard)/\(saved.config.shards)); use another directory")
+            }
+            state = saved
+            progress?("resuming: \(saved.rows.count) N(s) done" + (saved.finished.map { "; already finished: \($0)" } ?? ""))
+        } else {
+            state = State(scenario: base.name, config: config)
+        }
+        let done = Set(state.rows.map(\.n))
+        for n in config.indices() {
+            if state.finished != nil { break }
+            if let max = config.max, n > max {
+                state.finished = "reached --max \(max)"
+                break
+            }
+            if done.contains(n) { continue }
+            if Interruption.requested { break }
+            let started = Date()
+            let (row, coverage) = try runOne(n)
+            if !row.fired, !row.errors.isEmpty {
+                // The run broke before the fault could fire: that says nothing about N. Stop without recording it,
+                // so a rerun in the same directory tries N again.
+                try save(state)
+                throw WalkError.runFailed("N=\(n): the run failed before the fault fired (\(row.errors.joined(separator: "; "))); report \(row.report)")
+            }
+            state.coverage = RunCoverage.merged([state.coverage, coverage].compactMap { $0 })
+            state.seconds += Date().timeIntervalSince(started)
+            state.rows.append(row)
+            state.rows.sort { $0.n < $1.n }
+            progress?("N=\(n): \(row.fired ? (row.hit?.summary ?? "fired") : "no fault fired") -> \(row.outcome)\(row.violated.isEmpty ? "" : " (\(row.violated.joined(separator: ", ")))")")
+            if !row.fired { state.finished = "run N=\(n) completed with no fault fired: every matching operation was walked" }
+            if config.stopAtFailure, row.outcome == "violated" { state.finished = "stopped at the first failing N (--stop-at-failure)" }
+            try save(state)
+        }
+        try save(state)
+        return state
+    }
+
+    func runOne(_ n: Int) throws -> (Row, RunCoverage?) {
+        let scenario = scenario(n: n)
+        let started = Date()
+        let (result, runDirectory) = try ScenarioRunner(scenario: scenario, file: config.scenarioFile, settings: settings).run()
+        let walkRule = result.faults.last { $0.name == "rule \(scenario.faults.rules.count - 1)" }
+        let fired = (walkRule?.fired ?? 0) > 0
+        let violated = result.verdicts.filter { $0.status == .violated }
+        var row = Row(n: n, fired: fired, hit: walkRule?.hit, outcome: violated.isEmpty ? (result.errors.isEmpty ? "held" : "error") : "violated",
+                      violated: violated.map(\.invariant), evidence: Array(violated.flatMap(\.evidence).prefix(3)), errors: result.errors,
+                      seconds: Date().timeIntervalSince(started), report: runDirectory.url.path)
+        if let first = violated.first {
+            var repro = RunReports.replayable(scenario, file: config.scenarioFile)
+            repro.expect = .violation(first.invariant)
+            repro.name = "\(base.name)-walk-n\(n)"
+            let file = directory.appendingPathComponent("repro-n\(n).yaml")
+            try Data(("# Fault walk N=\(n): \(row.hit?.summary ?? "") -> \(first.invariant) violated\n# Replay: lifeboat replay \(file.path)\n"
+                      + ScenarioYAML.render(repro)).utf8).write(to: file, options: .atomic)
+            row.repro = file.path
+        }
+        return (row, result.coverage)
+    }
+
+    func save(_ state: State) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try encoder.encode(state).write(to: directory.appendingPathComponent(Self.stateFile), options: .atomic)
+        try FaultWalkReport.write(state, to: directory)
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import Reporting
+
+/// `walk.md` and `walk.html` beside the state file (`walk.json`): the table N -> operation hit -> verdicts, the
+/// repros of failing Ns and the coverage summed over the walk's runs.
+public enum FaultWalkReport {
+    public static func write(_ state: FaultWalk.State, to directory: URL) throws {
+        try Data(markdown(state).utf8).write(to: directory.appendingPathComponent("walk.md"), options: .atomic)
+        try Data(html(state).utf8).write(to: directory.appendingPathComponent("walk.html"), options: .atomic)
+    }
+
+    public static func headline(_ state: FaultWalk.State) -> String {
+        let c = state.config
+        let failing = state.rows.filter { $0.outcome == "violated" }
+        return "\(state.rows.count) run(s) in \(String(format: "%.1f", state.seconds)) s over `\(c.ops.joined(separator: ","))` on `\(c.path)` -> `\(c.action)`"
+            + (c.shards > 1 ? ", shard \(c.shard)/\(c.shards)" : "")
+            + "; first failing N: \(state.firstFailing.map { String($0.n) } ?? "none"); \(failing.count) failing N(s); "
+            + (state.finished ?? "not finished (rerun with the same --directory to continue)")
+    }
+
+    public static func markdown(_ state: FaultWalk.State) -> String {
+        var lines = ["# Lifeboat fault walk: \(state.scenario)", "", headline(state) + ".", "",
+                     "| N | operation hit | outcome | violated | repro | run |", "|---|---|---|---|---|---|"]
+        for row in state.rows {
+            let hit = row.fired ? (row.hit?.summary ?? "fired") : "(no fault fired)"
+            lines.append("| \(row.n) | \(escape(hit)) | \(row.outcome) | \(row.violated.joined(separator: ", ")) | \(row.repro.map { "`\(URL(fileURLWithPath: $0).lastPathComponent)`" } ?? "") | \(URL(fileURLWithPath: row.report).lastPathComponent) |")
+        }
+        let failing = state.rows.filter { $0.outcome != "held" && $0.fired }
+        if !failing.isEmpty {
+            lines += ["", "## Evidence", ""]
+            for row in failing {
+                lines.append("- N=\(row.n): " + escape((row.evidence + row.errors).prefix(2).joined(separator: "; ")))
+            }
+        }
+        lines += CoverageTable.markdown(state.coverage)
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    public static func html(_ state: FaultWalk.State) -> String {
+        var rows = ""
+        for row in state.rows {
+            let hit = row.fired ? (row.hit?.summary ?? "fired") : "(no fault fired)"
+            let css = row.outcome == "violated" ? " class=\"violated\"" : ""
+            rows += "<tr\(css)><td>\(row.n)</td><td>\(h(hit))</td><td>\(row.outcome)</td><td>\(h(row.violated.joined(separator: ", ")))</td><td>\(h(row.repro.map { URL(fileURLWithPath: $0).lastPathComponent } ?? ""))</td><td>\(h((row.evidence + row.errors).first ?? ""))</td></tr>\n"
+        }
+        return """
+        <!DOCTYPE html>
+        <html lang="en"><head><meta charset="utf-8"><title>Lifeboat fault walk \(h(state.scenario))</title>
+        <style>
+        body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222;max-width:1100px}
+        table{border-collapse:collapse;margin:1em 0;width:100%} td,th{border:1px solid #ccc;padding:4px 8px;text-align:left;vertical-align:top}
+        tr.violated td{background:#fde8ea}
+        </style></head><body>
+        <h1>Lifeboat fault walk: \(h(state.scenario))</h1>
+        <p>\(h(headline(state).replacingOccurrences(of: "`", with: "")))</p>
+        <table><tr><th>N</th><th>operation hit</th><th>outcome</th><th>violated</th><th>repro</th><th>evidence</th></tr>
+        \(rows)</table>
+        \(CoverageTable.html(state.coverage))
+        </body></html>
+
+        """
+    }
+
+    static func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
+    }
+
+    static func h(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+    }
+}

@@ -1,0 +1,87 @@
+import ArgumentParser
+import Explore
+import Foundation
+import Runner
+import Scenario
+
+/// `lifeboat walk SCENARIO --ops write --path '*.sqlite-wal'`: the exhaustive fault walk (fail or crash at the
+/// 1st, 2nd, 3rd ... matching operation until a run fires nothing).
+struct WalkCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "walk",
+        abstract: "Inject a fault at the Nth matching operation for N = 1, 2, ... until a run fires nothing; a repro for every failing N.",
+        discussion: """
+        Each N is a full run of the scenario with one more rule (ops, path, nth: N, action) and its invariants. \
+        --action crash [MODE] crashes the volume right after the Nth operation. The walk writes walk.json (its \
+        resumable state), walk.md, walk.html and repro-nN.yaml files to its directory; rerun with the same \
+        --directory to continue. N names the same operation in every run under `scheduler: turns` only. \
+        Exit 0 when every N held, 1 when some N violated an invariant, 2 for bad input.
+        """)
+
+    @Argument(help: "The scenario to walk.") var scenario: String
+    @Option(help: "Operations to count, comma-separated (write,fsync,...).") var ops: String = "write"
+    @Option(help: "fnmatch glob on the mount path of the files to count.") var path: String = "*"
+    @Option(help: "What happens at the Nth operation: a fault rule action (errno EIO, short-write 0, fsync-lie, ...) or crash [MODE].")
+    var action: String = "errno EIO"
+    @Option(help: "First N.") var from: Int = 1
+    @Option(help: "Highest N to try.") var max: Int?
+    @Option(help: "K/M: take every M-th N, starting at the K-th (1-based).") var shard: String = "1/1"
+    @Flag(help: "Stop at the first N that violates an invariant.") var stopAtFailure = false
+    @Option(help: "The walk's directory (created under --reports when not given); an existing one is resumed.") var directory: String?
+    @Option(help: "Where reports go.") var reports: String = "reports"
+    @Option(help: "Scratch directory.") var scratch: String?
+
+    func shardParts() throws -> (Int, Int) {
+        let parts = shard.split(separator: "/").map { Int($0) }
+        guard parts.count == 2, let k = parts[0], let m = parts[1], m >= 1, (1...m).contains(k) else {
+            throw ValidationError("--shard must be K/M with 1 <= K <= M, not '\(shard)'")
+        }
+        return (k, m)
+    }
+
+    func validate() throws {
+        guard from >= 1 else { throw ValidationError("--from must be at least 1") }
+        if let max, max < from { throw ValidationError("--max must be at least --from") }
+        _ = try shardParts()
+        let names = ops.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        guard !names.isEmpty, names.allSatisfy({ ScenarioParser.faultOps.contains($0) }) else {
+            throw ValidationError("--ops must name operations among \(ScenarioParser.faultOps.joined(separator: ", ")), not '\(ops)'")
+        }
+        guard FaultActionText.isValid(action) else {
+            throw ValidationError("--action must be errno NAME, short-write N, short-read N, delay MS, fsync-lie, fsync-fail-clean, enospc-after BYTES or crash [MODE], not '\(action)'")
+        }
+        guard !path.isEmpty else { throw ValidationError("--path must not be empty") }
+    }
+
+    func run() throws {
+        let file = URL(cliPath: scenario)
+        let parsed = try ScenarioCommandSupport.load(file)
+        let (k, m) = try shardParts()
+        Interruption.install()
+        let walkDirectory: URL
+        if let directory {
+            walkDirectory = URL(cliPath: directory)
+            try FileManager.default.createDirectory(at: walkDirectory, withIntermediateDirectories: true)
+        } else {
+            walkDirectory = try RunDirectory.create(root: URL(cliPath: reports), prefix: "walk-").url
+        }
+        if parsed.scheduler != "turns" {
+            print("note: scheduler \(parsed.scheduler): N may name a different operation from run to run; `scheduler: turns` makes the walk exact")
+        }
+        let config = FaultWalk.Config(scenarioFile: file.path, ops: ops.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) },
+                                      path: path, action: action, from: from, max: max, shard: k, shards: m,
+                                      stopAtFailure: stopAtFailure)
+        let walk = FaultWalk(base: parsed, config: config, directory: walkDirectory,
+                             settings: ScenarioCommandSupport.settings(reports: reports, scratch: scratch),
+                             progress: { @Sendable line in print("  " + line) })
+        let state: FaultWalk.State
+        do { state = try walk.run() } catch let error as FaultWalk.WalkError { throw CLIFailure.badInput(error.description) }
+        print(FaultWalkReport.headline(state).replacingOccurrences(of: "`", with: ""))
+        print("walk: \(walkDirectory.path)/walk.md")
+        if Interruption.requested { throw CLIFailure(code: 130, message: "interrupted; rerun with --directory \(walkDirectory.path) to continue") }
+        if let first = state.firstFailing {
+            print("first failing N=\(first.n): \(first.violated.joined(separator: ", ")); replay: lifeboat replay \(first.repro ?? "?")")
+            throw ExitCode(1)
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+
+/// Fault coverage of a run (or, merged, of a campaign): per operation kind and file class how many calls ran,
+/// how many matched a rule and how many a fault fired on, and how many crash points the run offered versus how
+/// many were crashed at. A table of what a campaign did NOT reach is what tells a user where to aim next.
+/// (The same shape as FaultFS's `coverage` reply; Reporting does not depend on FaultFS.)
+public struct RunCoverage: Sendable, Codable, Equatable {
+    public struct Row: Sendable, Codable, Equatable {
+        public var op: String
+        public var fileClass: String
+        public var ops: Int
+        public var matched: Int
+        public var fired: Int
+
+        public init(op: String, fileClass: String, ops: Int, matched: Int, fired: Int) {
+            self.op = op
+            self.fileClass = fileClass
+            self.ops = ops
+            self.matched = matched
+            self.fired = fired
+        }
+    }
+
+    public var rows: [Row]
+    /// Persistence points (fsync, fdatasync, fsyncdir, sync-all) the run went through: where a crash could fall.
+    public var crashPointsAvailable: Int
+    /// Crash points at which a crash was simulated.
+    public var crashPointsExplored: Int
+    /// How many runs this sums (1 for a run, more for explore and walk).
+    public var runs: Int
+
+    public init(rows: [Row], crashPointsAvailable: Int, crashPointsExplored: Int, runs: Int = 1) {
+        self.rows = rows
+        self.crashPointsAvailable = crashPointsAvailable
+        self.crashPointsExplored = crashPointsExplored
+        self.runs = runs
+    }
+
+    /// The file classes in table order.
+    public static let classOrder = ["db", "-wal", "-shm", "-journal", "external-data", "directory", "other"]
+
+    /// Rows sorted by op, then file class in `classOrder`.
+    public var sortedRows: [Row] {
+        rows.sorted { a, b in
+            if a.op != b.op { return a.op < b.op }
+            return (Self.classOrder.firstIndex(of: a.fileClass) ?? 99) < (Self.classOrder.firstIndex(of: b.fileClass) ?? 99)
+        }
+    }
+
+    /// Sums runs cell by cell (explore and walk campaigns).
+    public static func merged(_ parts: [RunCoverage]) -> RunCoverage? {
+        guard !parts.isEmpty else { return nil }
+        var cells: [String: Row] = [:]
+        for part in parts {
+            for row in part.rows {
+                let key = row.op + "\u{0}" + row.fileClass
+                var sum = cells[key] ?? Row(op: row.op, fileClass: row.fileClass, ops: 0, matched: 0, fired: 0)
+                sum.ops += row.ops
+                sum.matched += row.matched
+                sum.fired += row.fired
+                cells[key] = sum
+            }
+        }
+        return RunCoverage(rows: Array(cells.values), crashPointsAvailable: parts.reduce(0) { $0 + $1.crashPointsAvailable },
+                           crashPointsExplored: parts.reduce(0) { $0 + $1.crashPointsExplored }, runs: parts.reduce(0) { $0 + $1.runs })
+    }
+}
+
+/// The coverage table in Markdown and HTML, shared by run, explore and walk reports.
+public enum CoverageTable {
+    public static func markdown(_ coverage: RunCoverage?) -> [String] {
+        guard let coverage else { return [] }
+        var lines = ["", "## Fault coverage", "",
+                     "\(coverage.runs > 1 ? "\(coverage.runs) runs: " : "")crash points (fsync, fdatasync, fsyncdir, sync-all): \(coverage.crashPointsAvailable) available, \(coverage.crashPointsExplored) explored.",
+                     "", "| op | file | ran | matched a rule | fault fired |", "|---|---|---|---|---|"]
+        for row in coverage.sortedRows {
+            lines.append("| \(row.op) | \(row.fileClass) | \(row.ops) | \(row.matched) | \(row.fired) |")
+        }
+        return lines
+    }
+
+    public static func html(_ coverage: RunCoverage?) -> String {
+        guard let coverage else { return "" }
+        var rows = ""
+        for row in coverage.sortedRows {
+            let style = row.fired > 0 ? " class=\"violated\"" : ""
+            rows += "<tr\(style)><td>\(HTMLReport.h(row.op))</td><td>\(HTMLReport.h(row.fileClass))</td><td>\(row.ops)</td><td>\(row.matched)</td><td>\(row.fired)</td></tr>\n"
+        }
+        return """
+        <h2>Fault coverage</h2>
+        <p>\(coverage.runs > 1 ? "\(coverage.runs) runs: " : "")crash points (fsync, fdatasync, fsyncdir, sync-all): \(coverage.crashPointsAvailable) available, \(coverage.crashPointsExplored) explored.</p>
+        <table><tr><th>op</th><th>file</th><th>ran</th><th>matched a rule</th><th>fault fired</th></tr>
+        \(rows)</table>
+
+        """
+    }
+}
