@@ -32,7 +32,7 @@ struct ReportMergeCommand: ParsableCommand {
         }
         if let junit { try Data(SuiteJUnitReport.render(merged).utf8).write(to: URL(cliPath: junit)) }
         print("merged \(folders.count) folder(s) of campaign \(merged.campaign.id.prefix(16)): \(merged.entries.count) pair(s)")
-        print(SuiteTextReport.render(merged), terminator: "")
+        print(SuiteTextReport.render(merged, folder: URL(cliPath: out).path), terminator: "")
         print("suite report: \(URL(cliPath: out).path)/index.html")
         if merged.outcome.code != 0 { throw ExitCode(merged.outcome.code) }
     }

@@ -83,6 +83,9 @@ extension RunCommand {
         }
         print("campaign \(info.id.prefix(16)): \(campaign.drills.count) scenario(s) x seeds \(info.seeds) = \(campaign.pairs.count) pair(s)"
               + (shardValue.map { "; shard \($0): \(pairs.count) pair(s)" } ?? "") + " — suite \(folder.url.path)")
+        // The folder is whole from the start (every pair "not reached"), so a job killed mid-way leaves a report.
+        try folder.write(summary([]))
+        try folder.markLatest()
         Interruption.install()
         var hooks = CampaignRunner.Hooks()
         hooks.willRun = { pair, position, total, attempt in
@@ -104,7 +107,7 @@ extension RunCommand {
         try folder.write(final)
         try folder.markLatest()
         if let junit { try Data(SuiteJUnitReport.render(final).utf8).write(to: URL(cliPath: junit)) }
-        print(SuiteTextReport.render(final), terminator: "")
+        print(SuiteTextReport.render(final, folder: folder.url.path), terminator: "")
         print("suite report: \(folder.url.path)/index.html (reports/latest points at it)")
         if Interruption.requested { throw CLIFailure(code: 130, message: "interrupted; the partial suite: \(folder.url.path)") }
         if final.outcome.code != 0 { throw ExitCode(final.outcome.code) }

@@ -3,7 +3,9 @@ import Foundation
 /// The suite summary as plain text for a terminal or a CI log: per scenario, per invariant, what was skipped
 /// or not run, and the outcome line.
 public enum SuiteTextReport {
-    public static func render(_ summary: SuiteSummary) -> String {
+    /// `folder` is how repro paths start (the suite folder's path; its id when nil).
+    public static func render(_ summary: SuiteSummary, folder: String? = nil) -> String {
+        let base = folder ?? summary.suiteID
         let outcome = summary.computeOutcome()
         var lines: [String] = []
         let scenarios = summary.scenarioTallies()
@@ -11,7 +13,7 @@ public enum SuiteTextReport {
         lines.append("per scenario:")
         lines.append("  " + pad("scenario", nameWidth) + "  pairs  expected  UNEXPECTED  flaky  skipped  not-run   time(s)  first failing seed")
         for tally in scenarios {
-            let first = tally.firstFailure.map { "seed \($0.seed): \($0.detail)" + ($0.repro.map { " — repro \(summary.suiteID)/\($0)" } ?? "") } ?? ""
+            let first = tally.firstFailure.map { "seed \($0.seed): \($0.detail)" + ($0.repro.map { " — repro \(base)/\($0)" } ?? "") } ?? ""
             lines.append("  " + pad(tally.scenario, nameWidth) + String(format: "  %5d  %8d  %10d  %5d  %7d  %7d  %8.1f  ", tally.pairs, tally.asExpected,
                                                                          tally.unexpected, tally.flaky, tally.skipped, tally.notRun, tally.seconds) + first)
         }
@@ -21,7 +23,7 @@ public enum SuiteTextReport {
             lines.append("per invariant:")
             lines.append("  " + pad("invariant", width) + "   held  violated  n/a  unexpected  flaky  first unexpected")
             for tally in invariants {
-                let first = tally.firstFailure.map { "\($0.scenario) seed \($0.seed)" + ($0.repro.map { " — repro \(summary.suiteID)/\($0)" } ?? "") } ?? ""
+                let first = tally.firstFailure.map { "\($0.scenario) seed \($0.seed)" + ($0.repro.map { " — repro \(base)/\($0)" } ?? "") } ?? ""
                 lines.append("  " + pad(tally.invariant, width) + String(format: "  %5d  %8d  %3d  %10d  %5d  ", tally.held, tally.violated, tally.notApplicable,
                                                                          tally.failures, tally.flaky) + first)
             }

@@ -73,7 +73,10 @@ public final class CampaignRunner {
                         if let again = try runOnce(drill, pair: pair, attempt: attempt, hooks: hooks) { reruns.append(again) }
                     }
                 }
-                if let (result, path) = first {
+                if let (_, path) = first, Interruption.requested {
+                    // A run cut short by SIGINT/SIGTERM has no verdict worth counting.
+                    entry = .absent(pair, expectation: expectation, status: .notRun, reason: "interrupted during its run (partial report in \(path))")
+                } else if let (result, path) = first {
                     entry = .ran(result, path: path, reruns: reruns)
                 } else {
                     entry = SuiteEntry(scenario: pair.scenario, seed: pair.seed, status: .ran, expectation: expectation, expectationMet: false,
