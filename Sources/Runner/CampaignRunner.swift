@@ -67,8 +67,9 @@ public final class CampaignRunner {
                 hooks.willRun?(pair, position, pairs.count, 0)
                 let first = try runOnce(drill, pair: pair, attempt: 0, hooks: hooks)
                 var reruns: [(RunResult, String)] = []
-                if let (result, _) = first, !result.expectationMet {
-                    for attempt in 1...max(1, options.repeatFailing) where options.repeatFailing > 0 && !budgetSpent() && !Interruption.requested {
+                if let (result, _) = first, !result.expectationMet, options.repeatFailing > 0 {
+                    for attempt in 1...options.repeatFailing {
+                        if budgetSpent() || Interruption.requested { break }
                         hooks.willRun?(pair, position, pairs.count, attempt)
                         if let again = try runOnce(drill, pair: pair, attempt: attempt, hooks: hooks) { reruns.append(again) }
                     }
