@@ -27,6 +27,10 @@ public struct SuiteFolder: Sendable {
 
     /// Writes summary.json (with tallies), index.html and junit.xml, each atomically.
     public func write(_ summary: SuiteSummary) throws {
+        // Each run points `runs/latest` at itself; in a suite that link is noise (and a second copy of a run
+        // folder in artifact uploaders that follow links), so it goes.
+        let link = runsRoot.appendingPathComponent("latest")
+        if (try? FileManager.default.destinationOfSymbolicLink(atPath: link.path)) != nil { try? FileManager.default.removeItem(at: link) }
         let full = summary.withTallies()
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
