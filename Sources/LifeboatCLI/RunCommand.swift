@@ -10,7 +10,8 @@ import Workload
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
-        abstract: "Run scenario files: writers, scheduled backups and restores, faults; check every invariant.")
+        abstract: "Run scenario files: writers, scheduled backups and restores, faults; check every invariant.",
+        discussion: "Exit 0 as expected, 1 a drill did not show what it expects, 2 bad input or environment, 3 (campaigns) incomplete: drills skipped without FUSE or not run within --time-budget.")
 
     @Argument(help: "Scenario files (YAML), or directories of them (files starting with _ are shared defaults, not drills).")
     var scenarios: [String] = ["Scenarios"]
