@@ -43,8 +43,9 @@ public final class CampaignRunner {
         self.options = options
     }
 
-    /// Runs `pairs` (a slice of the campaign) and returns one entry per pair, in order. Throws only when a
-    /// run cannot be set up at all (the lifeboat executable is missing), not for what a run finds.
+    /// Runs `pairs` (a slice of the campaign; pairs of other campaigns are ignored) and returns one entry per
+    /// pair, in order. Throws only when a run cannot be set up at all (the lifeboat executable is missing), not
+    /// for what a run finds.
     public func run(_ pairs: [Campaign.Pair], hooks: Hooks = Hooks()) throws -> [SuiteEntry] {
         let started = Date()
         var entries: [SuiteEntry] = []
@@ -66,15 +67,18 @@ public final class CampaignRunner {
             } else {
                 hooks.willRun?(pair, position, pairs.count, 0)
                 let first = try runOnce(drill, pair: pair, attempt: 0, hooks: hooks)
+                let firstInterrupted = Interruption.requested
                 var reruns: [(RunResult, String)] = []
                 if let (result, _) = first, !result.expectationMet, options.repeatFailing > 0 {
                     for attempt in 1...options.repeatFailing {
                         if budgetSpent() || Interruption.requested { break }
                         hooks.willRun?(pair, position, pairs.count, attempt)
-                        if let again = try runOnce(drill, pair: pair, attempt: attempt, hooks: hooks) { reruns.append(again) }
+                        let again = try runOnce(drill, pair: pair, attempt: attempt, hooks: hooks)
+                        // A rerun cut short by SIGINT/SIGTERM says nothing about flakiness.
+                        if let again, !Interruption.requested { reruns.append(again) }
                     }
                 }
-                if let (_, path) = first, Interruption.requested {
+                if let (_, path) = first, firstInterrupted {
                     // A run cut short by SIGINT/SIGTERM has no verdict worth counting.
                     entry = .absent(pair, expectation: expectation, status: .notRun, reason: "interrupted during its run (partial report in \(path))")
                 } else if let (result, path) = first {
