@@ -76,7 +76,7 @@ extension RunCommand {
             // While the campaign goes, the pairs still to come show as not run, so a folder read mid-way is whole.
             let done = Set(entries.map(\.pair))
             let pending = pairs.filter { !done.contains($0) }.map {
-                SuiteEntry.absent($0, expectation: campaign.drill(for: $0)?.scenario.expect.description ?? "", status: .notRun, reason: "not reached (the campaign stopped first)")
+                SuiteEntry.absent($0, expectation: campaign.drill(for: $0)?.scenario.expect.description ?? "", status: .notRun, reason: "not reached: the campaign was still running when this summary was written, or was killed")
             }
             return SuiteSummary(suiteID: folder.id, campaign: info, shard: shardValue?.info, startedAt: startedAt,
                                 seconds: Date().timeIntervalSince(started), fuse: fuse, options: runOptions, entries: entries + pending)
