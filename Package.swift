@@ -82,7 +82,8 @@ let package = Package(
         // Drills: scratch stores, strategies run against them, verdicts and the run directory.
         .target(
             name: "Runner",
-            dependencies: ["StoreModel", "StoreCheck", "Strategies", "Scenario", "Workload", "Checks", "Reporting", "FaultFS"],
+            dependencies: ["StoreModel", "StoreCheck", "Strategies", "Scenario", "Workload", "Checks", "Reporting", "FaultFS",
+                           .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict),
         // Bug hunting: seeded variations of a scenario, greedy shrinking, replay checks.
         .target(

@@ -10,7 +10,8 @@ import Workload
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
-        abstract: "Run scenario files: writers, scheduled backups and restores, faults; check every invariant.")
+        abstract: "Run scenario files: writers, scheduled backups and restores, faults; check every invariant.",
+        discussion: "Exit 0 as expected, 1 a drill did not show what it expects, 2 bad input or environment, 3 (campaigns) incomplete: drills skipped without FUSE or not run within --time-budget.")
 
     @Argument(help: "Scenario files (YAML), or directories of them (files starting with _ are shared defaults, not drills).")
     var scenarios: [String] = ["Scenarios"]
@@ -20,6 +21,14 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Keep scratch stores for inspection.") var keep = false
     @Option(help: "Also write one JUnit XML file for all the scenarios run (for CI).") var junit: String?
     @Flag(help: "Print progress lines even when stdout is not a terminal.") var verbose = false
+    // Campaigns (RunCommand+Campaign.swift): more than one scenario or seed writes one suite folder.
+    @Option(help: "Run every scenario with each of these seeds: ranges and lists, e.g. 1-200 or 1-5,9,20-22.") var seeds: String?
+    @Option(name: .customLong("repeat"), help: "Rerun a pair whose run did not show what it expects K more times; a verdict that changes is flaky.") var repeatFailing: Int = 0
+    @Option(help: "Run only the K-th of N deterministic slices of the (scenario, seed) pairs, e.g. 2/3 (merge with `lifeboat report merge`).") var shard: String?
+    @Option(help: "Start no new run once this much time is spent (10m, 90s, 1h30m); what was not run is listed.") var timeBudget: String?
+    @Flag(help: "Exit 2 instead of skipping the drills that need FaultFS when FUSE is unavailable.") var requireFuse = false
+
+    func validate() throws { try validateCampaignOptions() }
 
     func run() throws {
         let files = try Self.expand(scenarios)
@@ -29,6 +38,7 @@ struct RunCommand: ParsableCommand {
             if let seed { scenario.seed = seed }
             parsed.append((file, scenario))
         }
+        if try runAsCampaign(parsed) { return }
         let showProgress = verbose || isatty(STDOUT_FILENO) != 0
         var settings = ScenarioCommandSupport.settings(reports: reports, scratch: scratch)
         settings.keepScratch = keep

@@ -1,0 +1,112 @@
+import Foundation
+import Reporting
+import Scenario
+
+/// Runs (scenario, seed) pairs one after another and collects a suite entry per pair: the library behind
+/// `lifeboat run --seeds`, for any command that needs "run these pairs, give me the results".
+///
+/// Per pair: skipped when it needs FaultFS and FUSE is unavailable; not run once the time budget is spent or
+/// after an interruption; else one run, and when that run did not show what the scenario expects, up to
+/// `repeatFailing` identical reruns, whose verdicts only mark the pair flaky where they differ (the first run
+/// decides the verdict, so a flaky failure still fails the campaign).
+public final class CampaignRunner {
+    public struct Options: Sendable {
+        public var repeatFailing = 0
+        /// Seconds after which no new run starts (one already running finishes).
+        public var timeBudget: Double?
+        public var fuse = SuiteSummary.FuseInfo(available: true, reason: nil)
+        public init() {}
+    }
+
+    /// What the caller sees as the campaign goes (the CLI prints; a test may record).
+    public struct Hooks {
+        /// Before a run: the pair, its position in the slice (0-based), the slice's size and the attempt (0 first).
+        public var willRun: ((Campaign.Pair, Int, Int, Int) -> Void)?
+        /// After a run, with its result and report folder.
+        public var didRun: ((Campaign.Pair, RunResult, RunDirectory, Int) -> Void)?
+        /// After each pair is decided (ran, skipped or not run), with every entry so far.
+        public var didFinishPair: ((SuiteEntry, [SuiteEntry]) -> Void)?
+        public init() {}
+    }
+
+    public let campaign: Campaign
+    public let settings: ScenarioRunner.Settings
+    public let options: Options
+    /// The run folders' path relative to the suite folder (`runs`), as entries record it.
+    public let runsPath: String
+
+    /// `settings.reportsRoot` is where run folders go (inside the suite folder, at `runsPath`).
+    public init(campaign: Campaign, settings: ScenarioRunner.Settings, runsPath: String = "runs", options: Options) {
+        self.campaign = campaign
+        self.settings = settings
+        self.runsPath = runsPath
+        self.options = options
+    }
+
+    /// Runs `pairs` (a slice of the campaign; pairs of other campaigns are ignored) and returns one entry per
+    /// pair, in order. Throws only when a run cannot be set up at all (the lifeboat executable is missing), not
+    /// for what a run finds.
+    public func run(_ pairs: [Campaign.Pair], hooks: Hooks = Hooks()) throws -> [SuiteEntry] {
+        let started = Date()
+        var entries: [SuiteEntry] = []
+        func budgetSpent() -> Bool {
+            options.timeBudget.map { Date().timeIntervalSince(started) >= $0 } ?? false
+        }
+        for (position, pair) in pairs.enumerated() {
+            guard let drill = campaign.drill(for: pair) else { continue }
+            let expectation = drill.scenario.expect.description
+            let entry: SuiteEntry
+            if Interruption.requested {
+                entry = .absent(pair, expectation: expectation, status: .notRun, reason: "the campaign was interrupted first")
+            } else if budgetSpent(), let budget = options.timeBudget {
+                entry = .absent(pair, expectation: expectation, status: .notRun,
+                                reason: String(format: "the time budget of %.0f s was spent after %d run(s)", budget, entries.filter { $0.status == .ran }.count))
+            } else if drill.scenario.faults.needsFaultFS, !options.fuse.available {
+                entry = .absent(pair, expectation: expectation, status: .skipped,
+                                reason: "needs FaultFS, and FUSE is unavailable: \(options.fuse.reason ?? "unknown reason")")
+            } else {
+                hooks.willRun?(pair, position, pairs.count, 0)
+                let first = try runOnce(drill, pair: pair, attempt: 0, hooks: hooks)
+                let firstInterrupted = Interruption.requested
+                var reruns: [(RunResult, String)] = []
+                if let (result, _) = first, !result.expectationMet, options.repeatFailing > 0 {
+                    for attempt in 1...options.repeatFailing {
+                        if budgetSpent() || Interruption.requested { break }
+                        hooks.willRun?(pair, position, pairs.count, attempt)
+                        let again = try runOnce(drill, pair: pair, attempt: attempt, hooks: hooks)
+                        // A rerun cut short by SIGINT/SIGTERM says nothing about flakiness.
+                        if let again, !Interruption.requested { reruns.append(again) }
+                    }
+                }
+                if let (_, path) = first, firstInterrupted {
+                    // A run cut short by SIGINT/SIGTERM has no verdict worth counting.
+                    entry = .absent(pair, expectation: expectation, status: .notRun, reason: "interrupted during its run (partial report in \(path))")
+                } else if let (result, path) = first {
+                    entry = .ran(result, path: path, reruns: reruns)
+                } else {
+                    entry = SuiteEntry(scenario: pair.scenario, seed: pair.seed, status: .ran, expectation: expectation, expectationMet: false,
+                                       reason: nil, seconds: 0, run: nil, verdicts: [], errors: lastSetupError.map { [$0] } ?? [],
+                                       reruns: [], flaky: [])
+                }
+            }
+            entries.append(entry)
+            hooks.didFinishPair?(entry, entries)
+        }
+        return entries
+    }
+
+    var lastSetupError: String?
+
+    /// One run; nil (with `lastSetupError`) when it threw before it had a result, e.g. a mount that failed.
+    func runOnce(_ drill: Campaign.Drill, pair: Campaign.Pair, attempt: Int, hooks: Hooks) throws -> (RunResult, String)? {
+        let runner = try ScenarioRunner(scenario: drill.scenario, file: drill.file.path, settings: settings)
+        do {
+            let (result, directory) = try runner.run()
+            hooks.didRun?(pair, result, directory, attempt)
+            return (result, runsPath.isEmpty ? directory.id : "\(runsPath)/\(directory.id)")
+        } catch {
+            lastSetupError = "\(pair): the run could not start: \(error)"
+            return nil
+        }
+    }
+}
