@@ -48,36 +48,13 @@ struct MatrixCommand: ParsableCommand {
         }
         try ToolMatrixReport.write(result, to: matrix)
         try matrix.markLatest()
-        if let out { try Self.publish(result, matrix: matrix, to: URL(cliPath: out)) }
+        if let out { try ToolMatrixReport.publish(result, to: URL(cliPath: out)) }
         let caught = result.cells.filter { !$0.held }.count
         print("\(result.cells.count - caught) cell(s) held, \(caught) caught; \(matrix.url.path)/matrix.md" + (out.map { ", \($0)" } ?? ""))
         if !result.expectationsMet {
             print("some runs differ from their recipe's expectation (listed at the end of matrix.md)")
             throw ExitCode(1)
         }
-    }
-
-    /// Writes the Markdown at `file` and the repro files of its findings in `<file without .md>/repros/`,
-    /// rendered again so their script paths are relative to their new place.
-    static func publish(_ result: ToolMatrix.Result, matrix: RunDirectory, to file: URL) throws {
-        let folder = file.deletingPathExtension()
-        let repros = folder.appendingPathComponent("repros")
-        try? FileManager.default.removeItem(at: repros)
-        try FileManager.default.createDirectory(at: repros, withIntermediateDirectories: true)
-        let recipes = try ToolMatrix.discover(URL(cliPath: result.directory))
-        for cell in result.cells {
-            guard let situation = recipes.first(where: { $0.tool == cell.recipe })?.situations.first(where: { $0.name == cell.situation }) else { continue }
-            for run in cell.runs {
-                guard let repro = run.repro else { continue }
-                var scenario = situation.scenario
-                scenario.seed = run.seed
-                let text = ToolMatrix.renderRepro(scenario, recipeFile: situation.file, violated: run.violated, reproDirectory: repros,
-                                                  note: "lifeboat matrix \(result.matrixID): \(cell.recipe) in \(cell.situation), seed \(run.seed)")
-                try Data(text.utf8).write(to: repros.appendingPathComponent((repro as NSString).lastPathComponent))
-            }
-        }
-        let prefix = ToolMatrix.relativePath(from: file.deletingLastPathComponent(), to: folder) + "/"
-        try Data(ToolMatrixReport.markdown(result, links: "", reproLinks: prefix).utf8).write(to: file)
     }
 
     /// "1-5", "1,4,9" or "7".

@@ -108,22 +108,34 @@ extension ScenarioRunner {
         let group = getpgid(pid) == pid ? -pid : pid
         kill(group, SIGTERM)
         let deadline = Date().addingTimeInterval(entry.sidecar.grace)
-        while entry.child.isRunning, Date() < deadline { usleep(5_000) }
+        while !Self.hasExited(entry.child), Date() < deadline { usleep(5_000) }
         var ending = "stopped (SIGTERM)"
-        if entry.child.isRunning {
+        if !Self.hasExited(entry.child) {
             kill(group, SIGKILL)
             kill(pid, SIGKILL)
             ending = "killed after a grace of \(entry.sidecar.grace) s"
         }
-        entry.child.process.waitUntilExit()
-        // The tool may outlive its shell; its group goes with it.
+        // What is left of its group (a background child that ignored SIGTERM) goes too. Foundation sees the end of
+        // a child only once every process holding its descriptors is gone, so this settles Process.isRunning;
+        // a stray outside the group is left to the end of the run, which kills every marked process.
         if group < 0 { kill(group, SIGKILL) }
+        let settle = Date().addingTimeInterval(1)
+        while entry.child.isRunning, Date() < settle { usleep(5_000) }
         endSidecar(position, ending: ending)
+    }
+
+    /// Whether the sidecar's shell has ended, even while Foundation still reports it running (a zombie whose
+    /// background children keep Foundation's end-of-process descriptor open).
+    static func hasExited(_ child: ChildRegistry.Child) -> Bool {
+        guard child.isRunning else { return true }
+        let pid = child.process.processIdentifier
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else { return true }
+        let state = stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).first
+        return state == "Z" || state == "X"
     }
 
     /// How a sidecar that is no longer running ended on its own (or by the crash's SIGKILL).
     static func ending(of child: ChildRegistry.Child, crashed: Bool) -> String {
-        child.process.waitUntilExit()
         let status = child.process.terminationStatus
         guard child.process.terminationReason == .uncaughtSignal else { return "exited with \(status)" }
         return crashed && status == SIGKILL ? "killed by the crash" : "killed by signal \(status)"

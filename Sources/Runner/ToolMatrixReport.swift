@@ -10,6 +10,29 @@ public enum ToolMatrixReport {
         try matrix.write("matrix.html", html(result))
     }
 
+    /// Writes the Markdown at `file` and the repro files of its findings in `<file without .md>/repros/`,
+    /// rendered again so their script paths are relative to their new place.
+    public static func publish(_ result: ToolMatrix.Result, to file: URL) throws {
+        let folder = file.deletingPathExtension()
+        let repros = folder.appendingPathComponent("repros")
+        try? FileManager.default.removeItem(at: repros)
+        try FileManager.default.createDirectory(at: repros, withIntermediateDirectories: true)
+        let recipes = try ToolMatrix.discover(URL(fileURLWithPath: result.directory))
+        for cell in result.cells {
+            guard let situation = recipes.first(where: { $0.tool == cell.recipe })?.situations.first(where: { $0.name == cell.situation }) else { continue }
+            for run in cell.runs {
+                guard let repro = run.repro else { continue }
+                var scenario = situation.scenario
+                scenario.seed = run.seed
+                let text = ToolMatrix.renderRepro(scenario, recipeFile: situation.file, violated: run.violated, reproDirectory: repros,
+                                                  note: "lifeboat matrix \(result.matrixID): \(cell.recipe) in \(cell.situation), seed \(run.seed)")
+                try Data(text.utf8).write(to: repros.appendingPathComponent((repro as NSString).lastPathComponent))
+            }
+        }
+        let prefix = ToolMatrix.relativePath(from: file.deletingLastPathComponent(), to: folder) + "/"
+        try Data(markdown(result, links: "", reproLinks: prefix).utf8).write(to: file)
+    }
+
     public static func json(_ result: ToolMatrix.Result) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
