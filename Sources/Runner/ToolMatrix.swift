@@ -68,6 +68,10 @@ public enum ToolMatrix {
         public var seeds: [UInt64]
         public var tools: [ToolInfo]
         public var situations: [String]
+        /// What each situation does: the leading comment of `DIR/_situations/<name>.yaml`, where there is one.
+        public var situationNotes: [String: String] = [:]
+        /// `DIR/_notes.md`, where there is one: how to read the table.
+        public var notes: String?
         public var cells: [Cell]
         public var expectationsMet: Bool { cells.allSatisfy { $0.runs.allSatisfy(\.expectationMet) } }
     }
@@ -171,9 +175,18 @@ public enum ToolMatrix {
         }
         var situations: [String] = []
         for cell in cells where !situations.contains(cell.situation) { situations.append(cell.situation) }
+        let root = URL(fileURLWithPath: directory)
+        var notes: [String: String] = [:]
+        for situation in situations {
+            let text = (try? String(contentsOf: root.appendingPathComponent("_situations/\(situation).yaml"), encoding: .utf8)) ?? ""
+            let comment = text.split(separator: "\n", omittingEmptySubsequences: false).prefix { $0.hasPrefix("#") }
+                .map { $0.dropFirst().trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+            if !comment.isEmpty { notes[situation] = comment }
+        }
         return Result(matrixID: matrix.id, directory: directory, command: command, startedAt: startedAt,
                       seconds: Date().timeIntervalSince(started), seeds: seeds, tools: tools,
-                      situations: situations.sorted { order($0) < order($1) }, cells: cells)
+                      situations: situations.sorted { order($0) < order($1) }, situationNotes: notes,
+                      notes: try? String(contentsOf: root.appendingPathComponent("_notes.md"), encoding: .utf8), cells: cells)
     }
 
     /// What one run showed: the invariants violated, and the steps or sidecars that failed on their own.
