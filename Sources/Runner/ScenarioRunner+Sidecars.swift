@@ -124,14 +124,34 @@ extension ScenarioRunner {
         endSidecar(position, ending: ending)
     }
 
-    /// Whether the sidecar's shell has ended, even while Foundation still reports it running (a zombie whose
-    /// background children keep Foundation's end-of-process descriptor open).
+    /// Whether the sidecar has ended: every process of its group (the shell, and the tool it runs, which may
+    /// take a while to shut down after SIGTERM) is gone or a zombie. Foundation's `isRunning` alone does not say:
+    /// it stays true while any process holds the child's descriptors, and the shell may end long before its tool.
+    /// Every thread counts, since a multithreaded tool (a Go program shutting down) can show its first thread as a
+    /// zombie while the others still work.
     static func hasExited(_ child: ChildRegistry.Child) -> Bool {
         guard child.isRunning else { return true }
         let pid = child.process.processIdentifier
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else { return true }
-        let state = stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).first
-        return state == "Z" || state == "X"
+        guard getpgid(pid) == pid else { return !isAlive(pid) }
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return !entries.contains { entry in
+            guard let member = Int32(entry), let stat = try? String(contentsOfFile: "/proc/\(member)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return false }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            return fields.count > 2 && Int32(fields[2]) == pid && isAlive(member)
+        }
+    }
+
+    /// A process with at least one thread that is neither a zombie nor dead.
+    static func isAlive(_ pid: Int32) -> Bool {
+        let tasks = "/proc/\(pid)/task"
+        let threads = (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? []
+        return threads.contains { thread in
+            guard let stat = try? String(contentsOfFile: "\(tasks)/\(thread)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return false }
+            let state = stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).first
+            return state != "Z" && state != "X"
+        }
     }
 
     /// How a sidecar that is no longer running ended on its own (or by the crash's SIGKILL).

@@ -38,7 +38,10 @@ import Testing
                 after_commits: 10
             sidecars:
               - name: watcher
-                command: 'echo "store=$LIFEBOAT_STORE root=$LIFEBOAT_BACKUP_ROOT dir=$LIFEBOAT_SCENARIO_DIR"; sleep 300 & echo $! > \(pidFile.path); while true; do sleep 0.05; done'
+                command: 'echo "store=$LIFEBOAT_STORE root=$LIFEBOAT_BACKUP_ROOT dir=$LIFEBOAT_SCENARIO_DIR"; while true; do sleep 0.05; done'
+              - name: stubborn
+                command: 'trap "" TERM; sleep 300 & echo $! > \(pidFile.path); while true; do sleep 0.05; done'
+                grace: 0.5
               - name: late
                 command: 'trap "echo got TERM; exit 0" TERM; while true; do sleep 0.05; done'
                 start: at_seconds 0.3
@@ -48,8 +51,9 @@ import Testing
         let (result, directory) = try DrillTests.run(try ScenarioParser.parse(file: file), file: file.path, scratch: scratch)
         #expect(result.expectationMet, "\(result.verdicts.filter { $0.status == .violated }) \(result.errors)")
         let sidecars = result.operations.filter { $0.action == "sidecar" }
-        #expect(sidecars.map(\.name) == ["sidecar-watcher", "sidecar-late"])
-        #expect(sidecars.allSatisfy { $0.succeeded && $0.details["ended"] == "stopped (SIGTERM)" }, "\(sidecars)")
+        #expect(sidecars.map(\.name) == ["sidecar-watcher", "sidecar-stubborn", "sidecar-late"])
+        #expect(sidecars.map { $0.details["ended"] ?? "" } == ["stopped (SIGTERM)", "killed after a grace of 0.5 s", "stopped (SIGTERM)"], "\(sidecars)")
+        #expect(sidecars.map(\.succeeded) == [true, false, true])
         // Stopped once the writers were done, before the end of the run.
         let writersDone = result.writers.compactMap(\.lastCommit).max() ?? 0
         #expect(sidecars.allSatisfy { $0.end >= writersDone && $0.end <= result.seconds }, "\(sidecars.map(\.end)) vs \(writersDone)")
@@ -59,7 +63,7 @@ import Testing
         #expect(Self.waitDead(try Self.pid(in: pidFile)), "the sidecar's child outlived it")
         #expect(try String(contentsOf: directory.url.appendingPathComponent("report.md"), encoding: .utf8).contains("sidecar-watcher"))
         let repro = try ScenarioParser.parse(file: directory.url.appendingPathComponent("repro.yaml"))
-        #expect(repro.sidecars.map(\.name) == ["watcher", "late"])
+        #expect(repro.sidecars.map(\.name) == ["watcher", "stubborn", "late"])
     }
 
     @Test func aCrashKillsSidecarsAndWhatTheyStarted() throws {
