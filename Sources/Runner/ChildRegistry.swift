@@ -50,6 +50,7 @@ public final class ChildRegistry: @unchecked Sendable {
                 guard let pid = Int32(line.trimmingCharacters(in: .whitespaces)), pid > 1, isLifeboat(pid) else { continue }
                 if kill(pid, SIGKILL) == 0 { leftovers.processes += 1 }
             }
+            leftovers.processes += signalMarked(mark(forPidFile: file), SIGKILL)
             let directory = scratchRoot.appendingPathComponent(String(name.dropLast(".pids".count)))
             leftovers.mounts += FaultFSMount.cleanStaleMounts(under: directory).count
             if FileManager.default.fileExists(atPath: directory.path), (try? FileManager.default.removeItem(at: directory)) != nil {
@@ -69,9 +70,8 @@ public final class ChildRegistry: @unchecked Sendable {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-        }
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+            .merging([Self.markVariable: Self.mark(forPidFile: pidFile)]) { _, mark in mark }
         let log = logDirectory.appendingPathComponent("\(name).log")
         guard FileManager.default.createFile(atPath: log.path, contents: nil) else {
             throw RunError.environment("cannot create \(log.path)")
@@ -108,10 +108,12 @@ public final class ChildRegistry: @unchecked Sendable {
         return child.process.terminationReason == .uncaughtSignal ? -child.process.terminationStatus : child.process.terminationStatus
     }
 
-    /// SIGKILLs every child still running (a crash, or the end of a run) and reaps them.
-    public func killAll(_ filter: (Child) -> Bool = { _ in true }) {
-        let running = lock.withLock { children.filter { $0.isRunning && filter($0) } }
+    /// SIGKILLs every child still running (a crash, or the end of a run) and reaps them; without a filter, every
+    /// process the children started too (`ChildRegistry+Marks.swift`).
+    public func killAll(_ filter: ((Child) -> Bool)? = nil) {
+        let running = lock.withLock { children.filter { $0.isRunning && (filter?($0) ?? true) } }
         for child in running { kill(child.process.processIdentifier, SIGKILL) }
+        if filter == nil { Self.signalMarked(Self.mark(forPidFile: pidFile), SIGKILL) }
         for child in running { child.process.waitUntilExit() }
     }
 
@@ -120,6 +122,7 @@ public final class ChildRegistry: @unchecked Sendable {
     public func pauseAll() {
         let running = lock.withLock { children.filter { $0.isRunning } }
         for child in running { kill(child.process.processIdentifier, SIGSTOP) }
+        Self.signalMarked(Self.mark(forPidFile: pidFile), SIGSTOP)
     }
 
     public func finish() {

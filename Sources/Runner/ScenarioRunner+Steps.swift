@@ -57,9 +57,8 @@ extension ScenarioRunner {
         let start = now()
         note(name, .start, "\(step.strategy)")
         // Command strategies find scripts that ship beside the scenario through LIFEBOAT_SCENARIO_DIR.
-        let scenarioDirectory = URL(fileURLWithPath: scenarioFile).deletingLastPathComponent().path
         let child = try children.start(name, executable: executable, arguments: arguments,
-                                       environment: ["LIFEBOAT_SCENARIO_DIR": scenarioDirectory])
+                                       environment: toolEnvironment(live: live, scratch: scratch, volume: volume))
         if let gate, let lockstep { try driveLockstep(name, child: child, gate: gate, lockstep: lockstep) }
         try whileRunning?()
         var interrupted = false

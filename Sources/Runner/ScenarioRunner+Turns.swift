@@ -55,6 +55,7 @@ extension ScenarioRunner {
                 break
             }
             let writersLeft = writers.indices.contains { taken[$0] < scenario.writers.transactions && writers[$0].isRunning }
+            try tickSidecars(children: children, writersRunning: writersLeft)
             if let (index, step) = schedule.due(commits: commits, seconds: 0, writersRunning: writersLeft) {
                 let crashPlan = scenario.faults.crash.flatMap { $0.duringStep == index ? $0 : nil }
                 let concurrentTurns = crashPlan == nil ? 0 : Int(random.next() % 9)
@@ -82,6 +83,7 @@ extension ScenarioRunner {
             _ = children.wait(writer, timeout: 30)
             note("writer-\(index + 1)", .end, "exited with \(writer.process.terminationStatus)")
         }
+        try tickSidecars(children: children, writersRunning: false)
         while let (index, step) = schedule.due(commits: Int.max, seconds: .infinity, writersRunning: false) {
             try runStep(index, step, live: live, scratch: scratch, children: children, volume: volume, crashPlan: nil)
         }

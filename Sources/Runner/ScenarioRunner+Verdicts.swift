@@ -89,6 +89,11 @@ public enum RunReports {
                 .replacingOccurrences(of: "${LIFEBOAT_SCENARIO_DIR}", with: directory)
                 .replacingOccurrences(of: "$LIFEBOAT_SCENARIO_DIR", with: directory)
         }
+        for index in copy.sidecars.indices {
+            copy.sidecars[index].command = copy.sidecars[index].command
+                .replacingOccurrences(of: "${LIFEBOAT_SCENARIO_DIR}", with: directory)
+                .replacingOccurrences(of: "$LIFEBOAT_SCENARIO_DIR", with: directory)
+        }
         return copy
     }
 }

@@ -60,6 +60,7 @@ public final class ScenarioRunner {
     var crashedByRule = false
     /// When the crash rule froze the volume (run clock), for telling its EIO artifacts from real failures.
     var frozenAt: Double?
+    let sidecarState = SidecarState()
     /// The run's scratch directory (kept after the run only with `keepScratch`).
     public private(set) var scratchDirectory: URL?
 
@@ -115,10 +116,12 @@ public final class ScenarioRunner {
             errors.append("\(error)")
             note("runner", .error, "\(error)")
         }
+        stopSidecars()
         coverage = try? (volume as? FaultFSVolume)?.runCoverage()
         children.killAll()
         let result = finish(history: history, live: live, runID: runDirectory.id, startedAt: startedAt)
         try RunReports.write(result, scenario: scenario, log: log, to: runDirectory)
+        copySidecarLogs(to: runDirectory)
         try runDirectory.markLatest()
         return (result, runDirectory)
     }
@@ -144,6 +147,8 @@ public final class ScenarioRunner {
             armed[id] = index
             note("faultfs", .fault, "armed rule \(index): \(rule.ops.joined(separator: ",")) \(rule.path) -> \(rule.action)")
         }
+        sidecarState.environment = toolEnvironment(live: live, scratch: scratch, volume: volume)
+        sidecarState.pending = scenario.sidecars
         var writers: [ChildRegistry.Child] = []
         for index in 0..<scenario.writers.count {
             let config = Writer.Configuration(
@@ -166,6 +171,7 @@ public final class ScenarioRunner {
             writers.append(try children.start("writer-\(index + 1)", executable: executable, arguments: ["writer", "--config", configURL.path]))
             note("writer-\(index + 1)", .start, "\(scenario.writers.transactions) transactions")
         }
+        try tickSidecars(children: children, writersRunning: scenario.writers.count > 0)
         if scenario.scheduler == "turns" {
             try executeTurns(writers: writers, live: live, history: history, scratch: scratch, volume: volume, children: children)
             recordFaults(armed, volume: volume)
@@ -185,6 +191,7 @@ public final class ScenarioRunner {
                 note("writer-\(index + 1)", .end, "exited with \(writer.process.terminationStatus)")
             }
             let running = writers.contains { $0.isRunning }
+            try tickSidecars(children: children, writersRunning: running)
             let commits = HistoryReader.acknowledged(in: history)
             let t = now()
             if t > scenario.timeLimit { throw RunError.timeLimit(scenario.timeLimit) }
@@ -213,7 +220,8 @@ public final class ScenarioRunner {
                 continue
             }
             if !running && schedule.isFinished(writersRunning: false) { break }
-            if !running && !schedule.hasStepsDue(afterWriters: true) {
+            // Steps at a time still come due once the writers are done (an idle store, a sidecar's schedule).
+            if !running && !schedule.hasStepsDue(afterWriters: true) && !schedule.remaining.contains(where: { $0.nextCommits == nil && $0.step.atSeconds != nil }) {
                 for skipped in schedule.remaining { errors.append("schedule[\(skipped.index)] (\(skipped.step.action.rawValue) \(skipped.step.strategy)) never came due: the writers stopped first") }
                 break
             }

@@ -11,6 +11,8 @@ public struct Scenario: Sendable, Equatable, Codable {
     public var store = StoreSpec()
     public var writers = WriterSpec()
     public var schedule: [Step] = []
+    /// Programs that run beside the writers (`Scenario+Sidecars.swift`).
+    public var sidecars: [Sidecar] = []
     public var faults = FaultPlan()
     /// Invariant names to check; empty means every one that applies.
     public var invariants: [String] = []

@@ -122,6 +122,7 @@ public enum ScenarioParser {
         if let steps = try reader.sequence("schedule") {
             s.schedule = try steps.enumerated().map { index, node in try step(node, index: index, file: reader.file) }
         }
+        if let list = try reader.sequence("sidecars") { s.sidecars = try sidecars(list, file: reader.file) }
         if var faults = try reader.mapping("faults") {
             if let v = try faults.bool("mount") { s.faults.mount = v }
             if let v = try faults.bool("backups_on_volume") { s.faults.backupsOnVolume = v }

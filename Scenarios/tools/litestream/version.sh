@@ -1,0 +1,3 @@
+#!/bin/sh
+. "$(dirname "$0")/../_lib.sh"
+echo "litestream $(litestream version)"

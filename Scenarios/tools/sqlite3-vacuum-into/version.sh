@@ -1,0 +1,3 @@
+#!/bin/sh
+. "$(dirname "$0")/../_lib.sh"
+echo "sqlite3 $(sqlite3 --version | cut -d' ' -f1)"

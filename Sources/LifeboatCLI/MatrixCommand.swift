@@ -1,0 +1,76 @@
+import ArgumentParser
+import Foundation
+import Runner
+import Scenario
+
+/// `lifeboat matrix DIR --seeds 1-5`: every tool recipe in every situation (`Scenarios/tools`), a table of held
+/// and caught cells with the tool versions, as Markdown, JSON and HTML in reports/<matrix-id>/. Exit 0 when every
+/// run showed its recipe's expectation, 1 when one did not, 2 for bad input or a tool that is not installed.
+struct MatrixCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "matrix",
+        abstract: "Run every tool recipe in every situation and write the compatibility matrix (Markdown, JSON, HTML).")
+
+    @Argument(help: "A directory of recipes: one subdirectory per tool, one scenario file per situation.") var directory: String
+    @Option(help: "Seeds: a range (1-5), a list (1,4,9) or one number.") var seeds = "1"
+    @Option(help: "Only these recipes (comma-separated subdirectory names).") var only: String?
+    @Option(help: "Where reports go (reports/<matrix-id>/).") var reports: String = "reports"
+    @Option(help: "Scratch directory for stores.") var scratch: String?
+    @Option(help: "Also write the Markdown table here (e.g. docs/real-tools.md), with its repro files in a folder beside it.")
+    var out: String?
+
+    func run() throws {
+        let seedList = try Self.parseSeeds(seeds)
+        var recipes: [ToolMatrix.Recipe]
+        do { recipes = try ToolMatrix.discover(URL(cliPath: directory)) } catch let error as ScenarioError {
+            throw CLIFailure.badInput(error.description)
+        } catch { throw CLIFailure.badInput("\(error)") }
+        if let only {
+            let wanted = only.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            for name in wanted where !recipes.contains(where: { $0.tool == name }) {
+                throw CLIFailure.badInput("--only: no recipe named \(name) in \(directory) (have \(recipes.map(\.tool).joined(separator: ", ")))")
+            }
+            recipes = recipes.filter { wanted.contains($0.tool) }
+        }
+        let settings = ScenarioCommandSupport.settings(reports: reports, scratch: scratch)
+        Interruption.install()
+        let matrix = try RunDirectory.create(root: URL(cliPath: reports), prefix: "matrix-")
+        let command = "lifeboat matrix \(directory) --seeds \(seeds)" + (only.map { " --only \($0)" } ?? "")
+        print("matrix \(matrix.id): \(recipes.count) recipe(s) x situations x \(seedList.count) seed(s)")
+        let result: ToolMatrix.Result
+        do {
+            result = try ToolMatrix.run(recipes, seeds: seedList, matrix: matrix, settings: settings, command: command,
+                                        directory: directory) { line in print("  " + line) }
+        } catch let error as ToolMatrix.MatrixError {
+            throw CLIFailure.badInput(error.description)
+        } catch RunError.interrupted {
+            throw CLIFailure(code: 130, message: "interrupted; partial runs in \(matrix.url.path)")
+        }
+        try ToolMatrixReport.write(result, to: matrix)
+        try matrix.markLatest()
+        if let out { try ToolMatrixReport.publish(result, to: URL(cliPath: out)) }
+        let caught = result.cells.filter { !$0.held }.count
+        print("\(result.cells.count - caught) cell(s) held, \(caught) caught; \(matrix.url.path)/matrix.md" + (out.map { ", \($0)" } ?? ""))
+        if !result.expectationsMet {
+            print("some runs differ from their recipe's expectation (listed at the end of matrix.md)")
+            throw ExitCode(1)
+        }
+    }
+
+    /// "1-5", "1,4,9" or "7".
+    static func parseSeeds(_ text: String) throws -> [UInt64] {
+        var seeds: [UInt64] = []
+        for part in text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
+            let ends = part.split(separator: "-", omittingEmptySubsequences: false)
+            if ends.count == 2, let low = UInt64(ends[0]), let high = UInt64(ends[1]), low <= high, high - low < 10_000 {
+                seeds += Array(low...high)
+            } else if ends.count == 1, let seed = UInt64(part) {
+                seeds.append(seed)
+            } else {
+                throw CLIFailure.badInput("--seeds: '\(part)' is not a seed or a range like 1-5")
+            }
+        }
+        guard !seeds.isEmpty else { throw CLIFailure.badInput("--seeds: no seeds given") }
+        return seeds
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+
+/// Every process a run starts carries `LIFEBOAT_RUN_MARK=<run>` in its environment, and so does whatever it
+/// starts in turn (a `command` strategy's shell, the backup tool that shell runs, a sidecar's daemon): Foundation
+/// puts each spawned child in a process group of its own, so neither the pid file nor a process group reaches
+/// those grandchildren. A power cut stops them all, so a crash kills every marked process, and the cleanup of a
+/// dead run finds its orphans by the same mark long after their parents are gone.
+extension ChildRegistry {
+    static let markVariable = "LIFEBOAT_RUN_MARK"
+
+    /// The mark of the run whose pid file is `pidFile` (`run-<id>.pids` gives `run-<id>`).
+    static func mark(forPidFile pidFile: URL) -> String {
+        let name = pidFile.lastPathComponent
+        return name.hasSuffix(".pids") ? String(name.dropLast(".pids".count)) : name
+    }
+
+    /// Pids of the live processes whose environment carries `mark` (this process excepted).
+    static func markedProcesses(_ mark: String) -> [Int32] {
+        let needle = Array("\(markVariable)=\(mark)".utf8) + [0]
+        let me = getpid()
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { entry -> Int32? in
+            guard let pid = Int32(entry), pid > 1, pid != me,
+                  let environment = FileManager.default.contents(atPath: "/proc/\(pid)/environ") else { return nil }
+            let bytes = [UInt8](environment) + [0]
+            // Match a whole NUL-terminated entry: at the start or right after a NUL.
+            var start = 0
+            while start < bytes.count {
+                let end = bytes[start...].firstIndex(of: 0) ?? bytes.count
+                if end - start + 1 == needle.count, Array(bytes[start...end]) == needle { return pid }
+                start = end + 1
+            }
+            return nil
+        }
+    }
+
+    /// Sends `signal` to every process carrying `mark`; SIGKILL again until none is left (a process may start
+    /// another between two scans). Returns how many distinct processes were signalled.
+    @discardableResult
+    static func signalMarked(_ mark: String, _ signal: Int32) -> Int {
+        var signalled = Set<Int32>()
+        for _ in 0..<(signal == SIGKILL ? 20 : 1) {
+            let pids = markedProcesses(mark).filter { signal != SIGKILL || isAlive($0) }
+            if pids.isEmpty { break }
+            for pid in pids where kill(pid, signal) == 0 { signalled.insert(pid) }
+            if signal == SIGKILL { usleep(2_000) }
+        }
+        return signalled.count
+    }
+
+    /// Not a zombie or a process already on its way out (both still show in /proc until reaped).
+    private static func isAlive(_ pid: Int32) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return false }
+        let state = stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).first
+        return state != "Z" && state != "X"
+    }
+}

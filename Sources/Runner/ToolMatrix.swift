@@ -1,0 +1,238 @@
+import Checks
+import Foundation
+import Reporting
+import Scenario
+import Strategies
+
+/// `lifeboat matrix DIR`: every recipe (a subdirectory of DIR: one real backup tool, its wrapper scripts and one
+/// scenario per situation) in every situation, over several seeds, with the version of each tool. A cell
+/// "held" when no invariant was violated and no step or run failed in any seed; otherwise it was "caught", and
+/// each failing seed gets a repro file that `lifeboat replay` reruns.
+///
+/// A small runner over `ScenarioRunner.run()` of its own: the campaign runner (`lifeboat run --seeds`) grows
+/// elsewhere, and the two are meant to meet later.
+public enum ToolMatrix {
+    /// The situations every recipe is run in, in the order of the table; other scenario names follow, sorted.
+    public static let situationOrder = ["idle", "live-wal", "attachments", "crash-during-backup", "crash-after-restore"]
+
+    public struct Recipe: Sendable {
+        public var tool: String
+        public var directory: URL
+        /// Situation name (the scenario file's name without .yaml) and the parsed scenario.
+        public var situations: [(name: String, file: URL, scenario: Scenario)]
+    }
+
+    public struct ToolInfo: Sendable, Codable, Equatable {
+        public var recipe: String
+        public var version: String
+        public var summary: String
+    }
+
+    /// One recipe in one situation with one seed.
+    public struct Run: Sendable, Codable, Equatable {
+        public var seed: UInt64
+        public var runID: String
+        public var held: Bool
+        public var violated: [String]
+        /// Steps and sidecars that failed (not interrupted by the crash), and run errors.
+        public var failures: [String]
+        public var evidence: [String]
+        public var crash: String?
+        public var expectation: String
+        public var expectationMet: Bool
+        public var seconds: Double
+        /// The run's report directory, relative to the matrix directory.
+        public var report: String
+        /// The repro file of a caught run, relative to the matrix directory.
+        public var repro: String?
+    }
+
+    public struct Cell: Sendable, Codable, Equatable {
+        public var recipe: String
+        public var situation: String
+        public var scenario: String
+        public var runs: [Run]
+        public var held: Bool { runs.allSatisfy(\.held) }
+        public var violated: [String] {
+            ScenarioParser.invariantNames.filter { name in runs.contains { $0.violated.contains(name) } }
+        }
+    }
+
+    public struct Result: Sendable, Codable {
+        public var schema = "lifeboat.matrix/1"
+        public var matrixID: String
+        public var directory: String
+        public var command: String
+        public var startedAt: String
+        public var seconds: Double
+        public var seeds: [UInt64]
+        public var tools: [ToolInfo]
+        public var situations: [String]
+        /// What each situation does: the leading comment of `DIR/_situations/<name>.yaml`, where there is one.
+        public var situationNotes: [String: String] = [:]
+        /// `DIR/_notes.md`, where there is one: how to read the table.
+        public var notes: String?
+        public var cells: [Cell]
+        public var expectationsMet: Bool { cells.allSatisfy { $0.runs.allSatisfy(\.expectationMet) } }
+    }
+
+    public enum MatrixError: Error, CustomStringConvertible {
+        case badInput(String)
+        case environment(String)
+        public var description: String {
+            switch self {
+            case .badInput(let message), .environment(let message): message
+            }
+        }
+    }
+
+    /// The recipes under `directory`: each subdirectory not starting with `_` or `.` that holds scenario files.
+    /// A bad scenario file is a `ScenarioError` (file:line:column).
+    public static func discover(_ directory: URL) throws -> [Recipe] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw MatrixError.badInput("\(directory.path): not a directory of tool recipes")
+        }
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        var recipes: [Recipe] = []
+        for name in names where !name.hasPrefix("_") && !name.hasPrefix(".") {
+            let folder = directory.appendingPathComponent(name)
+            guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else { continue }
+            let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+                .filter { $0.hasSuffix(".yaml") && !$0.hasPrefix("_") }
+            guard !files.isEmpty else { continue }
+            let situations = try files.map { file -> (String, URL, Scenario) in
+                let url = folder.appendingPathComponent(file)
+                return (String(file.dropLast(".yaml".count)), url, try ScenarioParser.parse(file: url))
+            }
+            recipes.append(Recipe(tool: name, directory: folder, situations: situations.sorted { order($0.0) < order($1.0) }))
+        }
+        guard !recipes.isEmpty else {
+            throw MatrixError.badInput("\(directory.path) holds no recipes (subdirectories with scenario files)")
+        }
+        return recipes
+    }
+
+    static func order(_ situation: String) -> (Int, String) {
+        (situationOrder.firstIndex(of: situation) ?? situationOrder.count, situation)
+    }
+
+    /// The tool's version: the first line `version.sh` in the recipe prints. A tool that is not installed is an
+    /// environment problem (set up with scripts/setup.sh), never a skipped cell.
+    public static func version(of recipe: Recipe) throws -> String {
+        let script = recipe.directory.appendingPathComponent("version.sh")
+        guard FileManager.default.fileExists(atPath: script.path) else { return "(no version.sh in the recipe)" }
+        let result = try ChildProcess.run(URL(fileURLWithPath: "/bin/sh"), arguments: [script.path], timeout: 30)
+        let line = result.output.split(separator: "\n").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+        guard result.status == 0, !line.isEmpty else {
+            throw MatrixError.environment("\(recipe.tool): `sh \(script.path)` failed (is the tool installed? run scripts/setup.sh): \(result.output.suffix(300))")
+        }
+        return line
+    }
+
+    /// Runs every recipe in every situation with every seed; run reports go to `<matrix>/runs/`, repro files of
+    /// caught runs to `<matrix>/repros/`.
+    public static func run(_ recipes: [Recipe], seeds: [UInt64], matrix: RunDirectory, settings: ScenarioRunner.Settings,
+                           command: String, directory: String, log: (String) -> Void) throws -> Result {
+        let started = Date()
+        let startedAt = ISO8601DateFormatter().string(from: started)
+        var tools: [ToolInfo] = []
+        for recipe in recipes {
+            let summary = (try? String(contentsOf: recipe.directory.appendingPathComponent("recipe.md"), encoding: .utf8))?
+                .split(separator: "\n").first.map(String.init) ?? recipe.situations.first.map { summaryOf($0.scenario.description) } ?? ""
+            tools.append(ToolInfo(recipe: recipe.tool, version: try version(of: recipe), summary: summary))
+        }
+        var runSettings = settings
+        runSettings.reportsRoot = matrix.url.appendingPathComponent("runs")
+        let repros = matrix.url.appendingPathComponent("repros")
+        try FileManager.default.createDirectory(at: repros, withIntermediateDirectories: true)
+        var cells: [Cell] = []
+        for recipe in recipes {
+            for situation in recipe.situations {
+                var cell = Cell(recipe: recipe.tool, situation: situation.name, scenario: situation.scenario.name, runs: [])
+                for seed in seeds {
+                    if Interruption.requested { throw RunError.interrupted }
+                    var scenario = situation.scenario
+                    scenario.seed = seed
+                    let runner = try ScenarioRunner(scenario: scenario, file: situation.file.path, settings: runSettings)
+                    let (result, runDirectory) = try runner.run()
+                    if Interruption.requested { throw RunError.interrupted }
+                    var run = summarize(result, seed: seed, report: "runs/\(runDirectory.id)")
+                    if !run.held {
+                        let name = "\(recipe.tool)-\(situation.name)-seed\(seed).yaml"
+                        try Data(renderRepro(scenario, recipeFile: situation.file, violated: run.violated, reproDirectory: repros,
+                                             note: "lifeboat matrix \(matrix.id): \(recipe.tool) in \(situation.name), seed \(seed)").utf8)
+                            .write(to: repros.appendingPathComponent(name))
+                        run.repro = "repros/\(name)"
+                    }
+                    log(String(format: "%@ %@ seed %llu: %@%@ (%.1f s)", recipe.tool, situation.name, seed,
+                               run.held ? "held" : "CAUGHT " + (run.violated + run.failures.map { _ in "step failed" }).joined(separator: ", "),
+                               run.expectationMet ? "" : " [not the recipe's expectation: \(run.expectation)]", run.seconds))
+                    cell.runs.append(run)
+                }
+                cells.append(cell)
+            }
+        }
+        var situations: [String] = []
+        for cell in cells where !situations.contains(cell.situation) { situations.append(cell.situation) }
+        let root = URL(fileURLWithPath: directory)
+        var notes: [String: String] = [:]
+        for situation in situations {
+            let text = (try? String(contentsOf: root.appendingPathComponent("_situations/\(situation).yaml"), encoding: .utf8)) ?? ""
+            let comment = text.split(separator: "\n", omittingEmptySubsequences: false).prefix { $0.hasPrefix("#") }
+                .map { $0.dropFirst().trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+            if !comment.isEmpty { notes[situation] = comment }
+        }
+        return Result(matrixID: matrix.id, directory: directory, command: command, startedAt: startedAt,
+                      seconds: Date().timeIntervalSince(started), seeds: seeds, tools: tools,
+                      situations: situations.sorted { order($0) < order($1) }, situationNotes: notes,
+                      notes: try? String(contentsOf: root.appendingPathComponent("_notes.md"), encoding: .utf8), cells: cells)
+    }
+
+    /// What one run showed: the invariants violated, and the steps or sidecars that failed on their own.
+    static func summarize(_ result: RunResult, seed: UInt64, report: String) -> Run {
+        let violated = result.verdicts.filter { $0.status == .violated }
+        var failures = result.operations.filter { !$0.succeeded && $0.error != "interrupted by the crash" && $0.action != "backup" }
+            .map { "\($0.name) (\($0.action == "sidecar" ? "sidecar" : $0.strategy)) failed: \(($0.error ?? "").trimmingCharacters(in: .whitespacesAndNewlines).prefix(240))" }
+        failures += result.errors.map { "run error: \($0.prefix(240))" }
+        let evidence = violated.map { verdict in "\(verdict.invariant): \(verdict.evidence.first ?? verdict.summary)" }
+        let crash = result.events.first { $0.kind == .crash }?.detail
+        return Run(seed: seed, runID: result.runID, held: violated.isEmpty && failures.isEmpty, violated: violated.map(\.invariant),
+                   failures: failures, evidence: evidence.map { String($0.prefix(400)) }, crash: crash,
+                   expectation: result.expectation, expectationMet: result.expectationMet, seconds: result.seconds,
+                   report: report, repro: nil)
+    }
+
+    /// A repro of a caught run: the scenario with its seed, expecting the first invariant it violated, and its
+    /// scripts named relative to where the repro file lives (`$LIFEBOAT_SCENARIO_DIR` is the repro's directory
+    /// when it is replayed), so the file replays from any clone of the project.
+    public static func renderRepro(_ scenario: Scenario, recipeFile: URL, violated: [String], reproDirectory: URL, note: String) -> String {
+        var copy = scenario
+        if let first = violated.first { copy.expect = .violation(first) }
+        let relative = relativePath(from: reproDirectory, to: recipeFile.deletingLastPathComponent())
+        func pin(_ command: String) -> String {
+            command.replacingOccurrences(of: "${LIFEBOAT_SCENARIO_DIR}", with: "$LIFEBOAT_SCENARIO_DIR")
+                .replacingOccurrences(of: "$LIFEBOAT_SCENARIO_DIR", with: "$LIFEBOAT_SCENARIO_DIR/\(relative)")
+        }
+        for index in copy.schedule.indices { copy.schedule[index].command = copy.schedule[index].command.map(pin) }
+        for index in copy.sidecars.indices { copy.sidecars[index].command = pin(copy.sidecars[index].command) }
+        let header = "# \(note)\n# Replay: lifeboat replay <this file>\(violated.isEmpty ? " (a step failed; no invariant was violated)" : "")\n"
+        return header + ScenarioYAML.render(copy)
+    }
+
+    /// `to` relative to the directory `from` (both made absolute and standardized).
+    public static func relativePath(from: URL, to: URL) -> String {
+        let a = from.standardizedFileURL.resolvingSymlinksInPath().pathComponents
+        let b = to.standardizedFileURL.resolvingSymlinksInPath().pathComponents
+        var common = 0
+        while common < min(a.count, b.count), a[common] == b[common] { common += 1 }
+        let parts = Array(repeating: "..", count: a.count - common) + b[common...]
+        return parts.isEmpty ? "." : parts.joined(separator: "/")
+    }
+
+    /// Without a recipe.md: the part of a situation scenario's description after "situation: ".
+    static func summaryOf(_ description: String) -> String {
+        guard let colon = description.firstIndex(of: ":") else { return description }
+        return description[description.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+    }
+}
