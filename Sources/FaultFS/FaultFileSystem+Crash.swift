@@ -41,34 +41,27 @@ extension FaultFileSystem {
                     }
                 }
 
-                // Data: put each file's surviving ops into the backing file, then make that durable.
-                for (_, ov) in s.overlays {
+                // Data: replay each file's surviving ops, in order, onto the backing file (which holds its
+                // durable state, bar an applied copy), then make that durable. A write's bytes are the
+                // pieces tagged with its seq (see FileOverlay).
+                for (_, var ov) in s.overlays {
                     invalidate.append(ov.pathHint)
                     if let first = ov.ops.first, case .applied = first.kind, !kept.contains(first.seq) {
                         _ = FileOverlay.revert(first.kind, on: ov.fd)
                     }
-                    for op in ov.ops {
-                        if op.seq == tornSeq, case .write(let off, let data) = op.kind, case .torn(let fill) = mode {
-                            let cut = Self.tornCut(offset: off, length: Int64(data.count), rng: &rng)
-                            report.tornSeq = op.seq
-                            report.tornCut = cut
-                            var bytes = data
-                            let keep = Int(cut - off)
-                            if fill == .zeros {
-                                bytes.resetBytes(in: keep..<bytes.count)
-                            } else {
-                                for i in keep..<bytes.count { bytes[i] = UInt8(truncatingIfNeeded: rng.next()) }
-                            }
-                            _ = FileOverlay.apply(.write(offset: off, data: bytes), to: ov.fd)
-                        } else if kept.contains(op.seq) {
-                            if case .applied(let off, _, _, let new) = op.kind {
-                                _ = FileOverlay.apply(.write(offset: off, data: new), to: ov.fd)
-                            } else {
-                                _ = FileOverlay.apply(op.kind, to: ov.fd)
-                            }
+                    ov.replay(keep: { kept.contains($0) }, torn: tornSeq, store: s.store) { off, length in
+                        // The torn write: cut at a seeded sector boundary, the lost tail zeros or garbage.
+                        let cut = Self.tornCut(offset: off, length: length, rng: &rng)
+                        report.tornCut = cut
+                        var tail = Data(count: Int(off + length - cut))
+                        if case .torn(.garbage) = mode {
+                            for i in tail.indices { tail[i] = UInt8(truncatingIfNeeded: rng.next()) }
                         }
+                        return (cut, tail)
                     }
+                    if let t = tornSeq, ov.ops.contains(where: { $0.seq == t }) { report.tornSeq = t }
                     if !ov.ops.isEmpty { _ = Glibc.fsync(ov.fd) }
+                    ov.releaseAll(store: &s.store)
                     close(ov.fd)
                 }
                 s.overlays.removeAll()
@@ -133,6 +126,7 @@ extension FaultFileSystem {
             return e
         }
         for op in entries { op.finalize(on: backing) }
+        for op in entries where op.kind == .unlink || op.kind == .rename { dropIdleOverlay(ino: op.ino) }
         synced += entries.map(\.seq)
         _ = Glibc.fsync(backing.dirFD)
         logOp("sync-all", nil, result: 0) { $0.synced = synced }
@@ -141,15 +135,19 @@ extension FaultFileSystem {
     }
 
     func status() -> StatusReport {
-        let (files, entries, crashes): ([FileStatus], [PendingEntry], Int) = state.withLock { s in
+        let (files, entries, crashes, store): ([FileStatus], [PendingEntry], Int, SpillStore) = state.withLock { s in
             let files = s.overlays.filter { !$0.value.ops.isEmpty }.map {
                 FileStatus(path: $0.value.pathHint, ino: $0.key, pendingOps: $0.value.ops.count,
                            unsyncedBytes: $0.value.unsyncedBytes, logicalSize: $0.value.logicalSize)
             }.sorted { $0.path < $1.path }
             let entries = s.entries.map { PendingEntry(seq: $0.seq, op: $0.kind.rawValue, path: $0.path, path2: $0.path2) }
-            return (files, entries, s.crashes)
+            return (files, entries, s.crashes, s.store)
         }
-        return StatusReport(files: files, pendingEntries: entries, openHandles: openHandleCount, crashes: crashes,
-                            rules: faults.list().count)
+        var report = StatusReport(files: files, pendingEntries: entries, openHandles: openHandleCount, crashes: crashes,
+                                  rules: faults.list().count)
+        report.unsyncedRAMBytes = store.ramBytes
+        report.peakUnsyncedRAMBytes = store.peakRAM
+        report.spillBytes = store.liveSpillBytes
+        return report
     }
 }

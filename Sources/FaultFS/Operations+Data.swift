@@ -111,8 +111,7 @@ extension FaultFileSystem {
         default: break
         }
         let bytes = UnsafeRawBufferPointer(start: buf, count: n)
-        let data = Data(bytes)
-        switch addPending(ino: h.ino, fd: h.fd, path: p, .write(offset: offset, data: data)) {
+        switch addPending(ino: h.ino, fd: h.fd, path: p, .write(offset: offset, length: Int64(n)), bytes: bytes) {
         case .failure(let e):
             logOp("write", p, result: Int64(-e.rawValue), fault: d.ruleID) { $0.ino = h.ino; $0.offset = offset; $0.length = Int64(size) }
             return -e.rawValue
@@ -250,16 +249,17 @@ extension FaultFileSystem {
             let n = lb_copy_file_range(hin.fd, &i, hout.fd, &o, size, 0)
             if n < 0 { return -Int(errno) }
             if n == 0 { return 0 }
-            var new = Data(count: Int(n))
-            _ = new.withUnsafeMutableBytes { preadAll(hout.fd, $0, offOut) }
             if old.count > Int(n) { old = old.prefix(Int(n)) }
             let r = ensureOverlay(&s, ino: hout.ino, fd: hout.fd, path: pout)
             if r != 0 { return Int(r) }
             let seq = nextSeq()
-            let kind = PendingDataOp.Kind.applied(offset: offOut, old: old, oldSize: oldSize, new: new)
-            s.overlays[hout.ino]!.ops.append(PendingDataOp(seq: seq, kind: kind))
-            s.overlays[hout.ino]!.logicalSize = FileOverlay.size(after: kind, from: oldSize)
+            let kind = PendingDataOp.Kind.applied(offset: offOut, old: old, oldSize: oldSize, length: Int64(n))
+            s.overlays[hout.ino]!.logicalSize = oldSize
+            s.overlays[hout.ino]!.validSize = max(oldSize, offOut + Int64(n))
+            s.overlays[hout.ino]!.applied(kind, seq: seq)
             logOp("copy_file_range", pout, result: Int64(n), fault: fault, seq: seq) {
+                var new = Data(count: Int(n))
+                _ = new.withUnsafeMutableBytes { preadAll(hout.fd, $0, offOut) }
                 $0.path2 = pin; $0.offset = offOut; $0.length = Int64(n); $0.durable = false
                 $0.hash = new.withUnsafeBytes { hex64(fnv1a64($0)) }; $0.detail = "backing copy from offset \(offIn)"
             }
@@ -271,7 +271,10 @@ extension FaultFileSystem {
         let got = data.withUnsafeMutableBytes { readMerged(ino: hin.ino, into: $0, at: offIn) ?? preadAll(hin.fd, $0, offIn) }
         if got <= 0 { return got }
         data = data.prefix(got)
-        switch addPending(ino: hout.ino, fd: hout.fd, path: pout, .write(offset: offOut, data: data)) {
+        let added = data.withUnsafeBytes {
+            addPending(ino: hout.ino, fd: hout.fd, path: pout, .write(offset: offOut, length: Int64(got)), bytes: $0)
+        }
+        switch added {
         case .failure(let e): return -Int(e.rawValue)
         case .success(let (seq, _)):
             logOp("copy_file_range", pout, result: Int64(got), fault: fault, seq: seq) {

@@ -32,6 +32,7 @@ extension FaultFileSystem {
         let res = backing.rename(r, trash)
         if res != 0 { logOp("unlink", path, result: Int64(res), fault: fault); return res }
         recordEntry(.unlink, path: path, ino: UInt64(st.st_ino), dirs: [dirIno], trash: trash, fault: fault)
+        if st.st_nlink <= 1 { evictUnlinked(ino: UInt64(st.st_ino)) }
         return 0
     }
 
