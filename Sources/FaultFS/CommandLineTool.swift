@@ -10,6 +10,7 @@ public enum FaultFSCommandLine {
     usage:
       faultfs mount BACKING MOUNTPOINT [--control SOCKET] [--log FILE] [--log-data] [--seed N] [--max-threads N]
                                          [--exit-with-parent] [--memory-budget BYTES[K|M|G]] [--spill-dir DIR]
+                                         [--mmap]
       faultfs ctl SOCKET VERB [ARGS]     verbs: ping, rules, status, sync-all, clear, shutdown,
                                           disarm ID, crash keep-none|keep-prefix N|torn [zeros|garbage]|reorder,
                                           log-mark LABEL, arm RULE_JSON, raw REQUEST_JSON
@@ -48,7 +49,7 @@ public enum FaultFSCommandLine {
     public static func parseMount(_ args: [String]) -> Result<DaemonOptions, FaultFSError> {
         var positional: [String] = []
         var control: String?, log: String?, logData = false, seed: UInt64 = 0, maxThreads = 16, exitWithParent = false
-        var memoryBudget: Int64?, spillDirectory: String?
+        var memoryBudget: Int64?, spillDirectory: String?, mmap = false
         var i = 0
         while i < args.count {
             let a = args[i]
@@ -82,6 +83,9 @@ public enum FaultFSCommandLine {
             case "--exit-with-parent":
                 exitWithParent = true
                 i += 1
+            case "--mmap":
+                mmap = true
+                i += 1
             default:
                 if a.hasPrefix("-") { return .failure(.badRequest("unknown option \(a)")) }
                 positional.append(a)
@@ -95,6 +99,7 @@ public enum FaultFSCommandLine {
         options.exitWithParent = exitWithParent
         if let memoryBudget { options.memoryBudget = memoryBudget }
         options.spillDirectory = spillDirectory
+        options.mmap = mmap
         return .success(options)
     }
 

@@ -22,6 +22,8 @@ public struct DaemonOptions: Sendable, Equatable {
     public var memoryBudget: Int64 = 256 << 20
     /// Directory of the spill file; default the backing directory's hidden trash (same file system).
     public var spillDirectory: String?
+    /// Keep the page cache on every file so programs can mmap them MAP_SHARED (see docs/faultfs.md).
+    public var mmap = false
 
     public init(backing: String, mountpoint: String, control: String? = nil, log: String? = nil,
                 logData: Bool = false, seed: UInt64 = 0, maxThreads: Int = 16) {
@@ -59,10 +61,12 @@ public enum FaultFSDaemon {
             let backing = try Backing(root: backingRoot)
             let log = try o.log.map { try OpLogWriter(path: $0, withData: o.logData) }
             let store = try SpillStore.open(directory: o.spillDirectory ?? "\(backingRoot)/\(Backing.trashName)", budget: o.memoryBudget)
-            fs = FaultFileSystem(backing: backing, mountpoint: mountRoot, seed: o.seed, log: log, store: store)
+            fs = FaultFileSystem(backing: backing, mountpoint: mountRoot, seed: o.seed, log: log, store: store, keepPageCache: o.mmap)
         } catch {
             return fail("\(error)")
         }
+        // Only the caller's umask applies to new entries (FaultFileSystem.masked), never the daemon's.
+        umask(0)
         let context = Unmanaged.passRetained(fs)
         defer { context.release() }
 

@@ -48,8 +48,12 @@ final class FaultFileSystem: Sendable {
     /// pthread_t of the thread running the FUSE loop, signalled to stop it.
     let loopThread = Atomic<UInt>(0)
     let stopping = Atomic<Bool>(false)
+    /// `--mmap`: regular files keep the kernel page cache (no direct I/O).
+    let keepPageCache: Bool
 
-    init(backing: Backing, mountpoint: String, seed: UInt64, log: OpLogWriter?, store: SpillStore = SpillStore(fd: -1, budget: .max)) {
+    init(backing: Backing, mountpoint: String, seed: UInt64, log: OpLogWriter?, store: SpillStore = SpillStore(fd: -1, budget: .max),
+         keepPageCache: Bool = false) {
+        self.keepPageCache = keepPageCache
         self.state = Mutex(DurabilityState(store: store))
         self.backing = backing
         self.mountpoint = mountpoint

@@ -16,6 +16,9 @@ extension FaultFileSystem {
             if backing.isHidden(path) { return -ENOENT }
             if fstatat(backing.dirFD, backing.rel(path), st, AT_SYMLINK_NOFOLLOW) != 0 { return -errno }
         }
+        if isRegular(st.pointee) && st.pointee.st_nlink > 1 {
+            st.pointee.st_nlink -= nlink_t(min(trashLinks(UInt64(st.pointee.st_ino)), Int(st.pointee.st_nlink) - 1))
+        }
         if isRegular(st.pointee), let size = pendingSize(UInt64(st.pointee.st_ino)) {
             st.pointee.st_size = off_t(size)
             st.pointee.st_blocks = max(st.pointee.st_blocks, blkcnt_t((size + 511) / 512))

@@ -19,8 +19,10 @@ extension FaultFileSystem {
     /// Direct I/O for every file but SQLite's -shm: one FUSE request per write() instead of the two the page
     /// cache makes of a WAL frame's unaligned page, and no kernel copy that could outlive a simulated crash.
     /// The -shm keeps the page cache because SQLite maps it MAP_SHARED, which direct I/O refuses on libfuse 3.14.
-    static func chooseCaching(_ path: String, _ fi: UnsafeMutablePointer<fuse_file_info>) {
-        fi.pointee.direct_io = path.hasSuffix("-shm") ? 0 : 1
+    /// With `--mmap` every file keeps the page cache, so MAP_SHARED works everywhere (see docs/faultfs.md for
+    /// what that costs the crash model).
+    func chooseCaching(_ path: String, _ fi: UnsafeMutablePointer<fuse_file_info>) {
+        fi.pointee.direct_io = keepPageCache || path.hasSuffix("-shm") ? 0 : 1
     }
 
     func open(_ path: String, _ fi: UnsafeMutablePointer<fuse_file_info>) -> Int32 {
@@ -37,9 +39,10 @@ extension FaultFileSystem {
             if case .success(let (seq, _)) = addPending(ino: ino, fd: fd, path: path, .truncate(size: 0)) {
                 logOp("truncate", path, result: 0, seq: seq) { $0.ino = ino; $0.size = 0; $0.durable = false }
             }
+            touchAfterWrite(fd: fd, clearPrivileges: false)
         }
         fi.pointee.fh = addHandle(OpenFile(fd: fd, ino: ino, epoch: epoch.load(ordering: .relaxed), path: path, isDirectory: false))
-        Self.chooseCaching(path, fi)
+        chooseCaching(path, fi)
         logOp("open", path, result: 0, fault: fault) { $0.ino = ino; $0.detail = "flags=0x\(String(flags, radix: 16))" }
         return 0
     }
@@ -52,7 +55,7 @@ extension FaultFileSystem {
         let r = backing.rel(path)
         let dirIno = backing.parentIno(path)
         var created = true
-        var fd = lb_openat(backing.dirFD, r, Self.backingFlags(flags) | O_CREAT | O_EXCL, UInt32(mode))
+        var fd = lb_openat(backing.dirFD, r, Self.backingFlags(flags) | O_CREAT | O_EXCL, UInt32(Self.masked(mode)))
         if fd < 0 && errno == EEXIST && (flags & O_EXCL) == 0 {
             created = false
             fd = lb_openat(backing.dirFD, r, Self.backingFlags(flags), 0)
@@ -62,12 +65,14 @@ extension FaultFileSystem {
         fstat(fd, &st)
         let ino = UInt64(st.st_ino)
         if created {
+            giveToCaller(r)
             recordEntry(.create, path: path, ino: ino, dirs: [dirIno], fault: fault)
         } else if (flags & O_TRUNC) != 0 {
             _ = addPending(ino: ino, fd: fd, path: path, .truncate(size: 0))
+            touchAfterWrite(fd: fd, clearPrivileges: false)
         }
         fi.pointee.fh = addHandle(OpenFile(fd: fd, ino: ino, epoch: epoch.load(ordering: .relaxed), path: path, isDirectory: false))
-        Self.chooseCaching(path, fi)
+        chooseCaching(path, fi)
         return 0
     }
 
@@ -116,6 +121,7 @@ extension FaultFileSystem {
             logOp("write", p, result: Int64(-e.rawValue), fault: d.ruleID) { $0.ino = h.ino; $0.offset = offset; $0.length = Int64(size) }
             return -e.rawValue
         case .success(let (seq, newSize)):
+            touchAfterWrite(fd: h.fd, clearPrivileges: true)
             if let log {
                 let dataOffset = log.storePayload(bytes)
                 logOp("write", p, result: Int64(n), fault: d.ruleID, seq: seq) {
@@ -182,6 +188,7 @@ extension FaultFileSystem {
         switch addPending(ino: ino, fd: fd, path: p, .truncate(size: size)) {
         case .failure(let e): return -e.rawValue
         case .success(let (seq, _)):
+            touchAfterWrite(fd: fd, clearPrivileges: true)
             logOp("truncate", p, result: 0, fault: fault, seq: seq) { $0.ino = ino; $0.size = size; $0.durable = false }
             return 0
         }
