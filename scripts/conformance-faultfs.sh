@@ -3,7 +3,9 @@
 # project (pass their paths; nothing is vendored):
 #   scripts/conformance-faultfs.sh fsx FSX_BINARY [OPS]        xfstests' ltp/fsx: OPS ops (default 100000)
 #       with mmap and without (-R -W), natively and on FaultFS (with --mmap for the mmap run); prints the
-#       times, the ratio and the daemon's peak RSS (VmHWM).
+#       times, the ratio and the daemon's peak RSS (VmHWM). Both sides run the same op mix: collapse and
+#       insert range (-C -I), which FaultFS does not implement (fsx would drop them there only), are off;
+#       FSX_FLAGS adds flags to both.
 #   scripts/conformance-faultfs.sh pjdfstest PJDFSTEST_DIR     pjdfstest (a built checkout: PJDFSTEST_DIR/tests
 #       and PJDFSTEST_DIR/pjdfstest); prints the failed-test counts natively and on FaultFS.
 # Runs as root (pjdfstest needs it). env FAULTFS=path/to/faultfs, BENCH_DIR=scratch dir.
@@ -39,7 +41,7 @@ fsx)
   [ -x "$TOOL" ] || { echo "no fsx binary at $TOOL" >&2; exit 2; }
   echo "fsx $TOOL, $OPS ops; faultfs $FAULTFS; scratch on $(df --output=fstype "$WORK" | tail -1)"
   for variant in nommap mmap; do
-    flags=(-N "$OPS" -S 1); daemon=()
+    flags=(-N "$OPS" -S 1 -C -I ${FSX_FLAGS:-}); daemon=()
     if [ "$variant" = nommap ]; then flags+=(-R -W); else daemon=(--mmap); fi
     mkdir -p "$WORK/native"; rm -f "$WORK/native/fsxfile"*
     tn=$(seconds "$TOOL" "${flags[@]}" "$WORK/native/fsxfile")
