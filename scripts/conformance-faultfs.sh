@@ -57,7 +57,7 @@ pjdfstest)
   count() { # directory -> "failed-subtests total-subtests"
     (cd "$1" && prove -rQ "$TOOL/tests" > "$WORK/prove.txt" 2>&1) || true
     local failed total
-    failed=$( (grep -oE 'Failed [0-9]+/[0-9]+ subtests' "$WORK/prove.txt" || true) | awk -F'[ /]' '{s += $2} END {print s + 0}')
+    failed=$( (grep -oE 'Wstat: [0-9]+ Tests: [0-9]+ Failed: [0-9]+' "$WORK/prove.txt" || true) | awk '{s += $NF} END {print s + 0}')
     total=$( (grep -oE 'Tests=[0-9]+' "$WORK/prove.txt" || true) | tr -dc 0-9)
     echo "$failed ${total:-?}"
   }

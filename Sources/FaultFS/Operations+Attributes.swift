@@ -16,7 +16,7 @@ extension FaultFileSystem {
             if backing.isHidden(path) { return -ENOENT }
             if fstatat(backing.dirFD, backing.rel(path), st, AT_SYMLINK_NOFOLLOW) != 0 { return -errno }
         }
-        if isRegular(st.pointee) && st.pointee.st_nlink > 1 {
+        if !isDirectory(st.pointee) && st.pointee.st_nlink > 1 {
             st.pointee.st_nlink -= nlink_t(min(trashLinks(UInt64(st.pointee.st_ino)), Int(st.pointee.st_nlink) - 1))
         }
         if isRegular(st.pointee), let size = pendingSize(UInt64(st.pointee.st_ino)) {

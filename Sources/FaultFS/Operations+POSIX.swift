@@ -66,9 +66,17 @@ extension FaultFileSystem {
         }
     }
 
-    /// Links of `ino` held only by the trash (unlinks not yet durable), which the mount must not count.
+    /// Links of `ino` held only by the trash (unlinks and replacing renames not yet durable), which the mount
+    /// must not count.
     func trashLinks(_ ino: UInt64) -> Int {
-        state.withLock { s in s.entries.reduce(0) { $0 + ($1.kind == .unlink && $1.ino == ino ? 1 : 0) } }
+        let trashed: [(NamespaceOp.Kind, UInt64, String)] = state.withLock { s in
+            s.entries.compactMap { e in e.trash.map { (e.kind, e.ino, $0) } }
+        }
+        return trashed.reduce(0) { n, t in
+            // An unlink's trash entry is its own inode; a rename's is the replaced victim's.
+            if t.0 == .unlink { return n + (t.1 == ino ? 1 : 0) }
+            return n + (backing.lstat(t.2).map { UInt64($0.st_ino) == ino } == true ? 1 : 0)
+        }
     }
 
     // MARK: Extended attributes (passed through by path to the backing file system)
