@@ -3,11 +3,12 @@ import Foundation
 import Synchronization
 
 extension FileCopy {
-    /// How many copies (and their fsyncs) are in flight at once when a folder is copied durably.
-    static let syncWidth = 32
+    /// How many fsyncs are in flight at once when a folder of copies is made durable. The copies themselves
+    /// stay one after another: on XFS, concurrent reflink clones measured slower (2.3-3.2 s against 1.8-2.0 s for
+    /// a 1 GB store's replace), they serialise on the file system's own locks.
+    static let syncWidth = 16
 
-    /// Copies each (source, destination) pair and fsyncs the copy, many at once; returns when every copy is
-    /// durable (throws the first failure).
+    /// fsyncs every file, many at once, and returns when all are durable (throws the first failure).
     ///
     /// Why concurrent and not one after another: a folder copied by reflink costs almost nothing to write, so
     /// its durability is all fsync latency, one journal commit per file when they run in turn. Issued together,
@@ -15,27 +16,19 @@ extension FileCopy {
     /// guarantee is the same: every file is durable before the caller syncs the directory that names them.
     /// Not syncfs(2): it would also work natively, but FUSE never passes it to the daemon, so on FaultFS
     /// nothing would be made durable; per-file fsyncs reach every file system, FaultFS included.
-    static func copyAllDurably(_ pairs: [(URL, URL)], allowClone: Bool) throws {
-        try concurrently(pairs) { try copy($0.0, to: $0.1, allowClone: allowClone, sync: true) }
-    }
-
-    /// fsyncs every file, many at once (see `copyAllDurably`).
     static func syncAll(_ files: [URL]) throws {
-        try concurrently(files) { try syncOne($0) }
-    }
-
-    private static func concurrently<T: Sendable>(_ items: [T], _ body: @escaping @Sendable (T) throws -> Void) throws {
-        if items.count <= 1 { return try items.forEach(body) }
+        guard !files.isEmpty else { return }
+        if files.count == 1 { return try syncOne(files[0]) }
         let firstError = Mutex<(any Error)?>(nil)
         let slots = DispatchSemaphore(value: syncWidth)
         let group = DispatchGroup()
         let queue = DispatchQueue(label: "lifeboat.filecopy.sync", attributes: .concurrent)
-        for item in items {
+        for file in files {
             slots.wait()
             group.enter()
             queue.async {
                 defer { slots.signal(); group.leave() }
-                do { try body(item) } catch { firstError.withLock { if $0 == nil { $0 = error } } }
+                do { try syncOne(file) } catch { firstError.withLock { if $0 == nil { $0 = error } } }
             }
         }
         group.wait()

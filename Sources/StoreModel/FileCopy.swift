@@ -88,16 +88,17 @@ public enum FileCopy {
         let staging = destination.deletingLastPathComponent()
             .appendingPathComponent(".\(destination.lastPathComponent).lifeboat-tmp-\(UUID().uuidString.prefix(8))")
         try manager.createDirectory(at: staging, withIntermediateDirectories: true)
-        var copied: [(URL, URL)] = []
+        var copied: [URL] = []
         do {
             let names = (try? manager.contentsOfDirectory(atPath: source.path)) ?? []
             for name in names.sorted() where !name.hasPrefix(".") {
                 var info = stat()
                 guard stat(source.appendingPathComponent(name).path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
-                copied.append((source.appendingPathComponent(name), staging.appendingPathComponent(name)))
+                // Data is synced below, all files at once (see syncAll).
+                try copy(source.appendingPathComponent(name), to: staging.appendingPathComponent(name), allowClone: allowClone, sync: false)
+                copied.append(staging.appendingPathComponent(name))
             }
-            // Every file copied and synced, many at once (see copyAllDurably).
-            try copyAllDurably(copied, allowClone: allowClone)
+            try syncAll(copied)
             if durable { try syncDirectory(staging) }
             if manager.fileExists(atPath: destination.path) { try manager.removeItem(at: destination) }
             try manager.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
