@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/file.h>
+#include <sys/xattr.h>
 
 static inline int cfuse_main(int argc, char *argv[], const struct fuse_operations *op, void *private_data) {
     return fuse_main(argc, argv, op, private_data);

@@ -9,7 +9,8 @@ public enum FaultFSCommandLine {
     public static let usage = """
     usage:
       faultfs mount BACKING MOUNTPOINT [--control SOCKET] [--log FILE] [--log-data] [--seed N] [--max-threads N]
-                                         [--exit-with-parent]
+                                         [--exit-with-parent] [--memory-budget BYTES[K|M|G]] [--spill-dir DIR]
+                                         [--mmap]
       faultfs ctl SOCKET VERB [ARGS]     verbs: ping, rules, status, coverage, sync-all, clear, shutdown,
                                           disarm ID, crash keep-none|keep-prefix N|torn [zeros|garbage]|reorder,
                                           log-mark LABEL, arm RULE_JSON, raw REQUEST_JSON
@@ -48,11 +49,21 @@ public enum FaultFSCommandLine {
     public static func parseMount(_ args: [String]) -> Result<DaemonOptions, FaultFSError> {
         var positional: [String] = []
         var control: String?, log: String?, logData = false, seed: UInt64 = 0, maxThreads = 16, exitWithParent = false
+        var memoryBudget: Int64?, spillDirectory: String?, mmap = false
         var i = 0
         while i < args.count {
             let a = args[i]
             func value() -> String? { i + 1 < args.count ? args[i + 1] : nil }
             switch a {
+            case "--memory-budget", "--spill-dir":
+                guard let v = value() else { return .failure(.badRequest("\(a) needs a value")) }
+                if a == "--spill-dir" {
+                    spillDirectory = v
+                } else {
+                    guard let b = parseByteCount(v) else { return .failure(.badRequest("--memory-budget needs a byte count like 64M, got \(v)")) }
+                    memoryBudget = b
+                }
+                i += 2
             case "--control", "--log", "--seed", "--max-threads":
                 guard let v = value() else { return .failure(.badRequest("\(a) needs a value")) }
                 if a == "--control" { control = v }
@@ -72,6 +83,9 @@ public enum FaultFSCommandLine {
             case "--exit-with-parent":
                 exitWithParent = true
                 i += 1
+            case "--mmap":
+                mmap = true
+                i += 1
             default:
                 if a.hasPrefix("-") { return .failure(.badRequest("unknown option \(a)")) }
                 positional.append(a)
@@ -83,7 +97,21 @@ public enum FaultFSCommandLine {
         var options = DaemonOptions(backing: positional[0], mountpoint: positional[1], control: control, log: log,
                                     logData: logData, seed: seed, maxThreads: maxThreads)
         options.exitWithParent = exitWithParent
+        if let memoryBudget { options.memoryBudget = memoryBudget }
+        options.spillDirectory = spillDirectory
+        options.mmap = mmap
         return .success(options)
+    }
+
+    /// "1048576", "64K", "256M", "4G" (binary multiples) to bytes; nil when malformed or out of range.
+    static func parseByteCount(_ text: String) -> Int64? {
+        let units: [Character: Int64] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
+        var digits = Substring(text.uppercased())
+        var scale: Int64 = 1
+        if let u = digits.last, let m = units[u] { scale = m; digits = digits.dropLast() }
+        guard let n = Int64(digits), n >= 0 else { return nil }
+        let (v, overflow) = n.multipliedReportingOverflow(by: scale)
+        return overflow ? nil : v
     }
 
     static func mount(_ args: [String]) -> Int32 {

@@ -69,6 +69,10 @@ public struct StatusReport: Codable, Sendable, Equatable {
     public var openHandles: Int
     public var crashes: Int
     public var rules: Int
+    /// Unsynced bytes held in the daemon's RAM now and at most so far, and bytes in the spill file.
+    public var unsyncedRAMBytes: Int64?
+    public var peakUnsyncedRAMBytes: Int64?
+    public var spillBytes: Int64?
 }
 
 /// One reply line. Only the fields that the verb produces are present.

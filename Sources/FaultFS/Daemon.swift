@@ -18,6 +18,12 @@ public struct DaemonOptions: Sendable, Equatable {
     /// Shut down cleanly when the process that started the daemon dies (even by SIGKILL), so a killed test
     /// runner leaves no mount behind.
     public var exitWithParent = false
+    /// RAM for unsynced bytes across the volume; past it they go to the spill file (see `SpillStore`).
+    public var memoryBudget: Int64 = 256 << 20
+    /// Directory of the spill file; default the backing directory's hidden trash (same file system).
+    public var spillDirectory: String?
+    /// Keep the page cache on every file so programs can mmap them MAP_SHARED (see docs/faultfs.md).
+    public var mmap = false
 
     public init(backing: String, mountpoint: String, control: String? = nil, log: String? = nil,
                 logData: Bool = false, seed: UInt64 = 0, maxThreads: Int = 16) {
@@ -54,10 +60,13 @@ public enum FaultFSDaemon {
         do {
             let backing = try Backing(root: backingRoot)
             let log = try o.log.map { try OpLogWriter(path: $0, withData: o.logData) }
-            fs = FaultFileSystem(backing: backing, mountpoint: mountRoot, seed: o.seed, log: log)
+            let store = try SpillStore.open(directory: o.spillDirectory ?? "\(backingRoot)/\(Backing.trashName)", budget: o.memoryBudget)
+            fs = FaultFileSystem(backing: backing, mountpoint: mountRoot, seed: o.seed, log: log, store: store, keepPageCache: o.mmap)
         } catch {
             return fail("\(error)")
         }
+        // Only the caller's umask applies to new entries (FaultFileSystem.masked), never the daemon's.
+        umask(0)
         let context = Unmanaged.passRetained(fs)
         defer { context.release() }
 

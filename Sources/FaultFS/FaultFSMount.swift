@@ -35,7 +35,7 @@ public final class FaultFSMount: Sendable {
     /// The daemon shuts itself down cleanly if this process dies without calling `unmount()`.
     public static func start(backing: URL, mountpoint: URL, executable: URL? = nil, seed: UInt64 = 0,
                              log: URL? = nil, logData: Bool = false, controlSocket: URL? = nil,
-                             timeout: Double = 20) throws -> FaultFSMount {
+                             timeout: Double = 20, extraArguments: [String] = []) throws -> FaultFSMount {
         let exe = try locateExecutable(executable)
         cleanStaleMounts(under: mountpoint)
         let mnt = StaleMounts.canonical(mountpoint.path)
@@ -47,6 +47,7 @@ public final class FaultFSMount: Sendable {
         var args = ["mount", backing.path, mountpoint.path, "--control", socket, "--seed", String(seed), "--exit-with-parent"]
         if let log { args += ["--log", log.path] }
         if logData { args.append("--log-data") }
+        args += extraArguments
         let pid = try Spawn.start(exe.path, args, outputPath: output.path)
         let mount = FaultFSMount(backing: backing, mountpoint: mountpoint, controlSocket: URL(fileURLWithPath: socket),
                                  log: log, daemonOutput: output, pid: pid)

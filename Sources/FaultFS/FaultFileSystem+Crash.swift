@@ -37,7 +37,7 @@ extension FaultFileSystem {
                     if let device {
                         var writes: [PendingWriteExtent] = []
                         for ov in s.overlays.values {
-                            for op in ov.ops { if case .write(let off, let data) = op.kind { writes.append(PendingWriteExtent(seq: op.seq, offset: off, length: Int64(data.count))) } }
+                            for op in ov.ops { if case .write(let off, let length) = op.kind { writes.append(PendingWriteExtent(seq: op.seq, offset: off, length: length)) } }
                         }
                         partial = DeviceTear.reorderSurvivors(writes, device: device) { rng.next() }
                         for p in all where !p.isWrite && rng.next() & 1 == 1 { kept.insert(p.seq) }
@@ -54,41 +54,34 @@ extension FaultFileSystem {
                     }
                 }
 
-                // Data: put each file's surviving ops into the backing file, then make that durable.
-                for (_, ov) in s.overlays {
+                // Data: replay each file's surviving ops, in order, onto the backing file (which holds its
+                // durable state, bar an applied copy), then make that durable. A write's bytes are the
+                // pieces tagged with its seq (see FileOverlay).
+                for (_, var ov) in s.overlays {
                     invalidate.append(ov.pathHint)
                     if let first = ov.ops.first, case .applied = first.kind, !kept.contains(first.seq) {
                         _ = FileOverlay.revert(first.kind, on: ov.fd)
                     }
-                    for op in ov.ops {
-                        if op.seq == tornSeq, case .write(let off, let data) = op.kind, case .torn(let fill) = mode {
-                            let profile = device ?? .default
-                            let cut = DeviceTear.tornCut(offset: off, length: Int64(data.count), device: profile) { rng.next() }
-                            report.tornSeq = op.seq
-                            report.tornCut = cut
-                            var bytes = data
-                            let keep = Int(cut - off)
-                            if fill == .zeros {
-                                bytes.resetBytes(in: keep..<bytes.count)
-                            } else {
-                                for i in keep..<bytes.count { bytes[i] = UInt8(truncatingIfNeeded: rng.next()) }
-                            }
-                            _ = FileOverlay.apply(.write(offset: off, data: bytes), to: ov.fd)
-                            Self.damageOutside(off, Int64(data.count), cut: cut, device: profile, fill: fill, fd: ov.fd, rng: &rng)
-                        } else if let ranges = partial[op.seq], case .write(let off, let data) = op.kind {
-                            for range in ranges {
-                                let piece = data.subdata(in: Int(range.lowerBound - off)..<Int(range.upperBound - off))
-                                _ = FileOverlay.apply(.write(offset: range.lowerBound, data: piece), to: ov.fd)
-                            }
-                        } else if kept.contains(op.seq) {
-                            if case .applied(let off, _, _, let new) = op.kind {
-                                _ = FileOverlay.apply(.write(offset: off, data: new), to: ov.fd)
-                            } else {
-                                _ = FileOverlay.apply(op.kind, to: ov.fd)
-                            }
+                    // The torn write: cut at a seeded boundary of the device's tear unit (a 512-byte sector
+                    // without a profile), the lost tail zeros or garbage.
+                    let profile = device ?? .default
+                    var torn: (offset: Int64, length: Int64, cut: Int64)?
+                    ov.replay(keep: { kept.contains($0) }, torn: tornSeq, partial: partial, store: s.store) { off, length in
+                        let cut = DeviceTear.tornCut(offset: off, length: length, device: profile) { rng.next() }
+                        report.tornCut = cut
+                        torn = (off, length, cut)
+                        var tail = Data(count: Int(off + length - cut))
+                        if case .torn(.garbage) = mode {
+                            for i in tail.indices { tail[i] = UInt8(truncatingIfNeeded: rng.next()) }
                         }
+                        return (cut, tail)
                     }
+                    if let t = torn, case .torn(let fill) = mode {
+                        Self.damageOutside(t.offset, t.length, cut: t.cut, device: profile, fill: fill, fd: ov.fd, rng: &rng)
+                    }
+                    if let t = tornSeq, ov.ops.contains(where: { $0.seq == t }) { report.tornSeq = t }
                     if !ov.ops.isEmpty { _ = Glibc.fsync(ov.fd) }
+                    ov.releaseAll(store: &s.store)
                     close(ov.fd)
                 }
                 s.overlays.removeAll()
@@ -133,7 +126,7 @@ extension FaultFileSystem {
         for (low, high) in [(damage.lowerBound, min(offset, size)), (offset + length, min(damage.upperBound, size))] where low < high {
             var bytes = Data(count: Int(high - low))
             if fill == .garbage { for i in 0..<bytes.count { bytes[i] = UInt8(truncatingIfNeeded: rng.next()) } }
-            _ = FileOverlay.apply(.write(offset: low, data: bytes), to: fd)
+            _ = bytes.withUnsafeBytes { pwriteAll(fd, $0, low) }
         }
     }
 
@@ -158,6 +151,7 @@ extension FaultFileSystem {
             return e
         }
         for op in entries { op.finalize(on: backing) }
+        for op in entries where op.kind == .unlink || op.kind == .rename { dropIdleOverlay(ino: op.ino) }
         synced += entries.map(\.seq)
         _ = Glibc.fsync(backing.dirFD)
         logOp("sync-all", nil, result: 0) { $0.synced = synced }
@@ -166,15 +160,19 @@ extension FaultFileSystem {
     }
 
     func status() -> StatusReport {
-        let (files, entries, crashes): ([FileStatus], [PendingEntry], Int) = state.withLock { s in
+        let (files, entries, crashes, store): ([FileStatus], [PendingEntry], Int, SpillStore) = state.withLock { s in
             let files = s.overlays.filter { !$0.value.ops.isEmpty }.map {
                 FileStatus(path: $0.value.pathHint, ino: $0.key, pendingOps: $0.value.ops.count,
                            unsyncedBytes: $0.value.unsyncedBytes, logicalSize: $0.value.logicalSize)
             }.sorted { $0.path < $1.path }
             let entries = s.entries.map { PendingEntry(seq: $0.seq, op: $0.kind.rawValue, path: $0.path, path2: $0.path2) }
-            return (files, entries, s.crashes)
+            return (files, entries, s.crashes, s.store)
         }
-        return StatusReport(files: files, pendingEntries: entries, openHandles: openHandleCount, crashes: crashes,
-                            rules: faults.list().count)
+        var report = StatusReport(files: files, pendingEntries: entries, openHandles: openHandleCount, crashes: crashes,
+                                  rules: faults.list().count)
+        report.unsyncedRAMBytes = store.ramBytes
+        report.peakUnsyncedRAMBytes = store.peakRAM
+        report.spillBytes = store.liveSpillBytes
+        return report
     }
 }

@@ -23,6 +23,8 @@ struct DurabilityState: Sendable {
     /// Inodes whose overlay is being written to the backing file by an fsync right now.
     var syncing: Set<UInt64> = []
     var crashes = 0
+    /// Where unsynced bytes live (RAM within the budget, else the spill file).
+    var store: SpillStore
 }
 
 /// The daemon's file system: pass-through to the backing directory with an in-memory layer of everything
@@ -35,7 +37,7 @@ final class FaultFileSystem: Sendable {
     let seed: UInt64
     let mountpoint: String
 
-    let state = Mutex(DurabilityState())
+    let state: Mutex<DurabilityState>
     private let handles = Mutex<[UInt64: OpenFile]>([:])
     private let nextHandle = Atomic<UInt64>(1)
     private let seqCounter = Atomic<UInt64>(0)
@@ -46,8 +48,13 @@ final class FaultFileSystem: Sendable {
     /// pthread_t of the thread running the FUSE loop, signalled to stop it.
     let loopThread = Atomic<UInt>(0)
     let stopping = Atomic<Bool>(false)
+    /// `--mmap`: regular files keep the kernel page cache (no direct I/O).
+    let keepPageCache: Bool
 
-    init(backing: Backing, mountpoint: String, seed: UInt64, log: OpLogWriter?) {
+    init(backing: Backing, mountpoint: String, seed: UInt64, log: OpLogWriter?, store: SpillStore = SpillStore(fd: -1, budget: .max),
+         keepPageCache: Bool = false) {
+        self.keepPageCache = keepPageCache
+        self.state = Mutex(DurabilityState(store: store))
         self.backing = backing
         self.mountpoint = mountpoint
         self.seed = seed
@@ -105,6 +112,7 @@ final class FaultFileSystem: Sendable {
         state.withLock { s in
             for ov in s.overlays.values { close(ov.fd) }
             s.overlays.removeAll()
+            if s.store.fd >= 0 { close(s.store.fd) }
         }
     }
 
@@ -125,20 +133,29 @@ final class FaultFileSystem: Sendable {
         if rw < 0 { return -errno }
         var st = stat()
         if fstat(rw, &st) != 0 { let e = errno; close(rw); return -e }
-        s.overlays[ino] = FileOverlay(fd: rw, logicalSize: Int64(st.st_size), pathHint: path)
+        s.overlays[ino] = FileOverlay(fd: rw, size: Int64(st.st_size), pathHint: path)
         return 0
     }
 
-    /// Adds a pending data op for `ino`. Returns the op's seq and the size after it, or -errno.
-    func addPending(ino: UInt64, fd: Int32, path: String, _ kind: PendingDataOp.Kind) -> Result<(UInt64, Int64), Errno> {
+    /// Adds a pending data op for `ino` (`bytes` are a write's data). Returns the op's seq and the size after
+    /// it, or -errno.
+    func addPending(ino: UInt64, fd: Int32, path: String, _ kind: PendingDataOp.Kind,
+                    bytes: UnsafeRawBufferPointer? = nil) -> Result<(UInt64, Int64), Errno> {
         state.withLock { s in
             let r = ensureOverlay(&s, ino: ino, fd: fd, path: path)
             if r != 0 { return .failure(Errno(rawValue: -r)) }
             let seq = nextSeq()
-            s.overlays[ino]!.ops.append(PendingDataOp(seq: seq, kind: kind))
-            let size = FileOverlay.size(after: kind, from: s.overlays[ino]!.logicalSize)
-            s.overlays[ino]!.logicalSize = size
-            return .success((seq, size))
+            var ov = s.overlays.removeValue(forKey: ino)!
+            defer { s.overlays[ino] = ov }
+            switch kind {
+            case .write(let off, _):
+                let w = ov.write(bytes ?? UnsafeRawBufferPointer(start: nil, count: 0), at: off, seq: seq, store: &s.store)
+                if w != 0 { return .failure(Errno(rawValue: -w)) }
+            case .truncate(let size): ov.truncate(to: size, seq: seq, store: &s.store)
+            case .zero(let off, let len): ov.zero(offset: off, length: len, seq: seq, store: &s.store)
+            case .applied: ov.applied(kind, seq: seq)
+            }
+            return .success((seq, ov.logicalSize))
         }
     }
 
@@ -151,53 +168,54 @@ final class FaultFileSystem: Sendable {
     func readMerged(ino: UInt64, into buf: UnsafeMutableRawBufferPointer, at offset: Int64) -> Int? {
         state.withLock { s -> Int? in
             guard let ov = s.overlays[ino], !ov.ops.isEmpty else { return nil }
-            let n = Int(max(0, min(Int64(buf.count), ov.logicalSize - offset)))
-            if n == 0 { return 0 }
-            let part = UnsafeMutableRawBufferPointer(rebasing: buf[0..<n])
-            memset(part.baseAddress!, 0, n)
-            let got = preadAll(ov.fd, part, offset)
-            if got < 0 { return got }
-            FileOverlay.merge(ov.ops, into: part, at: offset)
-            return n
+            return ov.read(into: buf, at: offset, store: s.store)
         }
     }
 
-    /// fsync/fdatasync of one file: writes its pending ops to the backing file, syncs it, and forgets the
-    /// ops that are now durable. The backing writes run outside the state lock (reads stay correct while
-    /// it runs: see `FileOverlay.merge`); one sync per inode at a time. Returns the result and synced seqs.
+    /// fsync/fdatasync of one file: writes its unsynced extents to the backing file, syncs it, and forgets
+    /// what is now durable. The backing writes run outside the state lock (reads stay correct while it runs:
+    /// see `FileOverlay.apply`); one sync per inode at a time. Returns the result and synced seqs.
     func syncFile(ino: UInt64, fd fallbackFD: Int32, datasync: Bool) -> (Int32, [UInt64]) {
-        var snapshot: (fd: Int32, ops: [PendingDataOp])?
+        var snapshot: FileOverlay.Snapshot?
+        var seqs: [UInt64] = []
+        var spillFD: Int32 = -1
+        var hasOverlay = false
         while true {
             let claimed: Bool = state.withLock { s in
                 if s.syncing.contains(ino) { return false }
                 if let ov = s.overlays[ino] {
+                    hasOverlay = true
                     s.syncing.insert(ino)
-                    snapshot = (ov.fd, ov.ops)
-                } else {
-                    snapshot = nil
+                    snapshot = ov.snapshot
+                    seqs = ov.ops.map(\.seq)
+                    spillFD = s.store.fd
                 }
                 return true
             }
             if claimed { break }
             usleep(100)
         }
-        guard let snap = snapshot else {
+        guard hasOverlay else {
             let r = datasync ? fdatasync(fallbackFD) : Glibc.fsync(fallbackFD)
             return (r == 0 ? 0 : -errno, [])
         }
-        var result = FileOverlay.applyCoalesced(snap.ops, to: snap.fd)
+        var result: Int32 = 0
+        var syncFD = fallbackFD
+        if let snap = snapshot {
+            syncFD = snap.fd
+            result = FileOverlay.apply(snap, spillFD: spillFD)
+        }
         if result == 0 {
-            result = (datasync ? fdatasync(snap.fd) : Glibc.fsync(snap.fd)) == 0 ? 0 : -errno
+            result = (datasync ? fdatasync(syncFD) : Glibc.fsync(syncFD)) == 0 ? 0 : -errno
         }
         let synced: [UInt64] = state.withLock { s in
             s.syncing.remove(ino)
-            guard result == 0, var ov = s.overlays[ino] else { return [] }
-            let done = snap.ops.map(\.seq)
-            ov.ops.removeFirst(min(snap.ops.count, ov.ops.count))
+            guard result == 0, let snap = snapshot, var ov = s.overlays.removeValue(forKey: ino) else { return [] }
+            ov.settle(snap, store: &s.store)
             // An overlay without ops stays (idle) while the file is open: its descriptor is reused by the
             // next write instead of a dup/close per transaction; release() drops it.
             s.overlays[ino] = ov
-            return done
+            return seqs
         }
         return (result, synced)
     }
@@ -207,10 +225,25 @@ final class FaultFileSystem: Sendable {
         let stillOpen = handles.withLock { $0.values.contains { $0.ino == ino } }
         if stillOpen { return }
         state.withLock { s in
-            if let ov = s.overlays[ino], ov.ops.isEmpty, !s.syncing.contains(ino) {
+            guard var ov = s.overlays[ino], !s.syncing.contains(ino) else { return }
+            var st = stat()
+            let gone = fstat(ov.fd, &st) == 0 && st.st_nlink == 0
+            if ov.ops.isEmpty || gone {
+                // No link left (its unlink is durable) and nobody has it open: no crash can bring it back.
+                ov.releaseAll(store: &s.store)
                 close(ov.fd)
                 s.overlays.removeValue(forKey: ino)
             }
+        }
+    }
+
+    /// After the last name of `ino` went to the trash: its unsynced bytes leave RAM (only a crash that undoes
+    /// the unlink can show them again); once the unlink is durable and no handle is open, they are freed.
+    func evictUnlinked(ino: UInt64) {
+        state.withLock { s in
+            guard var ov = s.overlays.removeValue(forKey: ino) else { return }
+            ov.evictAll(store: &s.store)
+            s.overlays[ino] = ov
         }
     }
 
@@ -219,11 +252,13 @@ final class FaultFileSystem: Sendable {
         while true {
             let dropped: [UInt64]? = state.withLock { s in
                 if s.syncing.contains(ino) { return nil }
-                guard let ov = s.overlays.removeValue(forKey: ino) else { return [] }
+                guard var ov = s.overlays.removeValue(forKey: ino) else { return [] }
                 // An already-applied copy must be reverted so the file really holds its durable state.
                 for op in ov.ops { _ = FileOverlay.revert(op.kind, on: ov.fd) }
+                let seqs = ov.ops.map(\.seq)
+                ov.releaseAll(store: &s.store)
                 close(ov.fd)
-                return ov.ops.map(\.seq)
+                return seqs
             }
             if let dropped { return dropped }
             usleep(100)
@@ -257,6 +292,7 @@ final class FaultFileSystem: Sendable {
             return done
         }
         for op in durable { op.finalize(on: backing) }
+        for op in durable where op.kind == .unlink || op.kind == .rename { dropIdleOverlay(ino: op.ino) }
         return durable.map(\.seq)
     }
 }

@@ -16,6 +16,13 @@ extension FaultFileSystem {
             if backing.isHidden(path) { return -ENOENT }
             if fstatat(backing.dirFD, backing.rel(path), st, AT_SYMLINK_NOFOLLOW) != 0 { return -errno }
         }
+        // Links held by the trash are not links on the mount. Reached by path, the file keeps at least that
+        // name; through a handle (fstat) it may have none left: an open, unlinked file has st_nlink 0.
+        let viaHandle = path == nil && fi != nil
+        if !isDirectory(st.pointee) && (st.pointee.st_nlink > 1 || (viaHandle && st.pointee.st_nlink == 1)) {
+            let floor = viaHandle ? 0 : 1
+            st.pointee.st_nlink -= nlink_t(min(trashLinks(UInt64(st.pointee.st_ino)), Int(st.pointee.st_nlink) - floor))
+        }
         if isRegular(st.pointee), let size = pendingSize(UInt64(st.pointee.st_ino)) {
             st.pointee.st_size = off_t(size)
             st.pointee.st_blocks = max(st.pointee.st_blocks, blkcnt_t((size + 511) / 512))

@@ -19,8 +19,10 @@ extension FaultFileSystem {
     /// Direct I/O for every file but SQLite's -shm: one FUSE request per write() instead of the two the page
     /// cache makes of a WAL frame's unaligned page, and no kernel copy that could outlive a simulated crash.
     /// The -shm keeps the page cache because SQLite maps it MAP_SHARED, which direct I/O refuses on libfuse 3.14.
-    static func chooseCaching(_ path: String, _ fi: UnsafeMutablePointer<fuse_file_info>) {
-        fi.pointee.direct_io = path.hasSuffix("-shm") ? 0 : 1
+    /// With `--mmap` every file keeps the page cache, so MAP_SHARED works everywhere (see docs/faultfs.md for
+    /// what that costs the crash model).
+    func chooseCaching(_ path: String, _ fi: UnsafeMutablePointer<fuse_file_info>) {
+        fi.pointee.direct_io = keepPageCache || path.hasSuffix("-shm") ? 0 : 1
     }
 
     func open(_ path: String, _ fi: UnsafeMutablePointer<fuse_file_info>) -> Int32 {
@@ -37,9 +39,10 @@ extension FaultFileSystem {
             if case .success(let (seq, _)) = addPending(ino: ino, fd: fd, path: path, .truncate(size: 0)) {
                 logOp("truncate", path, result: 0, seq: seq) { $0.ino = ino; $0.size = 0; $0.durable = false }
             }
+            touchAfterWrite(fd: fd, clearPrivileges: false)
         }
         fi.pointee.fh = addHandle(OpenFile(fd: fd, ino: ino, epoch: epoch.load(ordering: .relaxed), path: path, isDirectory: false))
-        Self.chooseCaching(path, fi)
+        chooseCaching(path, fi)
         logOp("open", path, result: 0, fault: fault) { $0.ino = ino; $0.detail = "flags=0x\(String(flags, radix: 16))" }
         return 0
     }
@@ -52,7 +55,7 @@ extension FaultFileSystem {
         let r = backing.rel(path)
         let dirIno = backing.parentIno(path)
         var created = true
-        var fd = lb_openat(backing.dirFD, r, Self.backingFlags(flags) | O_CREAT | O_EXCL, UInt32(mode))
+        var fd = lb_openat(backing.dirFD, r, Self.backingFlags(flags) | O_CREAT | O_EXCL, UInt32(Self.masked(mode)))
         if fd < 0 && errno == EEXIST && (flags & O_EXCL) == 0 {
             created = false
             fd = lb_openat(backing.dirFD, r, Self.backingFlags(flags), 0)
@@ -62,12 +65,14 @@ extension FaultFileSystem {
         fstat(fd, &st)
         let ino = UInt64(st.st_ino)
         if created {
+            giveToCaller(r)
             recordEntry(.create, path: path, ino: ino, dirs: [dirIno], fault: fault)
         } else if (flags & O_TRUNC) != 0 {
             _ = addPending(ino: ino, fd: fd, path: path, .truncate(size: 0))
+            touchAfterWrite(fd: fd, clearPrivileges: false)
         }
         fi.pointee.fh = addHandle(OpenFile(fd: fd, ino: ino, epoch: epoch.load(ordering: .relaxed), path: path, isDirectory: false))
-        Self.chooseCaching(path, fi)
+        chooseCaching(path, fi)
         return 0
     }
 
@@ -111,12 +116,12 @@ extension FaultFileSystem {
         default: break
         }
         let bytes = UnsafeRawBufferPointer(start: buf, count: n)
-        let data = Data(bytes)
-        switch addPending(ino: h.ino, fd: h.fd, path: p, .write(offset: offset, data: data)) {
+        switch addPending(ino: h.ino, fd: h.fd, path: p, .write(offset: offset, length: Int64(n)), bytes: bytes) {
         case .failure(let e):
             logOp("write", p, result: Int64(-e.rawValue), fault: d.ruleID) { $0.ino = h.ino; $0.offset = offset; $0.length = Int64(size) }
             return -e.rawValue
         case .success(let (seq, newSize)):
+            touchAfterWrite(fd: h.fd, clearPrivileges: true)
             if let log {
                 let dataOffset = log.storePayload(bytes)
                 logOp("write", p, result: Int64(n), fault: d.ruleID, seq: seq) {
@@ -183,6 +188,7 @@ extension FaultFileSystem {
         switch addPending(ino: ino, fd: fd, path: p, .truncate(size: size)) {
         case .failure(let e): return -e.rawValue
         case .success(let (seq, _)):
+            touchAfterWrite(fd: fd, clearPrivileges: true)
             logOp("truncate", p, result: 0, fault: fault, seq: seq) { $0.ino = ino; $0.size = size; $0.durable = false }
             return 0
         }
@@ -250,16 +256,17 @@ extension FaultFileSystem {
             let n = lb_copy_file_range(hin.fd, &i, hout.fd, &o, size, 0)
             if n < 0 { return -Int(errno) }
             if n == 0 { return 0 }
-            var new = Data(count: Int(n))
-            _ = new.withUnsafeMutableBytes { preadAll(hout.fd, $0, offOut) }
             if old.count > Int(n) { old = old.prefix(Int(n)) }
             let r = ensureOverlay(&s, ino: hout.ino, fd: hout.fd, path: pout)
             if r != 0 { return Int(r) }
             let seq = nextSeq()
-            let kind = PendingDataOp.Kind.applied(offset: offOut, old: old, oldSize: oldSize, new: new)
-            s.overlays[hout.ino]!.ops.append(PendingDataOp(seq: seq, kind: kind))
-            s.overlays[hout.ino]!.logicalSize = FileOverlay.size(after: kind, from: oldSize)
+            let kind = PendingDataOp.Kind.applied(offset: offOut, old: old, oldSize: oldSize, length: Int64(n))
+            s.overlays[hout.ino]!.logicalSize = oldSize
+            s.overlays[hout.ino]!.validSize = max(oldSize, offOut + Int64(n))
+            s.overlays[hout.ino]!.applied(kind, seq: seq)
             logOp("copy_file_range", pout, result: Int64(n), fault: fault, seq: seq) {
+                var new = Data(count: Int(n))
+                _ = new.withUnsafeMutableBytes { preadAll(hout.fd, $0, offOut) }
                 $0.path2 = pin; $0.offset = offOut; $0.length = Int64(n); $0.durable = false
                 $0.hash = new.withUnsafeBytes { hex64(fnv1a64($0)) }; $0.detail = "backing copy from offset \(offIn)"
             }
@@ -271,7 +278,10 @@ extension FaultFileSystem {
         let got = data.withUnsafeMutableBytes { readMerged(ino: hin.ino, into: $0, at: offIn) ?? preadAll(hin.fd, $0, offIn) }
         if got <= 0 { return got }
         data = data.prefix(got)
-        switch addPending(ino: hout.ino, fd: hout.fd, path: pout, .write(offset: offOut, data: data)) {
+        let added = data.withUnsafeBytes {
+            addPending(ino: hout.ino, fd: hout.fd, path: pout, .write(offset: offOut, length: Int64(got)), bytes: $0)
+        }
+        switch added {
         case .failure(let e): return -Int(e.rawValue)
         case .success(let (seq, _)):
             logOp("copy_file_range", pout, result: Int64(got), fault: fault, seq: seq) {

@@ -12,9 +12,10 @@ extension FaultFileSystem {
         let (fail, fault) = injected(.mkdir, path)
         if let fail { return fail }
         let dirIno = backing.parentIno(path)
-        if mkdirat(backing.dirFD, backing.rel(path), mode) != 0 {
+        if mkdirat(backing.dirFD, backing.rel(path), Self.masked(mode)) != 0 {
             let e = errno; logOp("mkdir", path, result: Int64(-e), fault: fault); return -e
         }
+        giveToCaller(backing.rel(path))
         let ino = UInt64(backing.lstat(backing.rel(path))?.st_ino ?? 0)
         recordEntry(.mkdir, path: path, ino: ino, dirs: [dirIno], fault: fault)
         return 0
@@ -32,6 +33,7 @@ extension FaultFileSystem {
         let res = backing.rename(r, trash)
         if res != 0 { logOp("unlink", path, result: Int64(res), fault: fault); return res }
         recordEntry(.unlink, path: path, ino: UInt64(st.st_ino), dirs: [dirIno], trash: trash, fault: fault)
+        if st.st_nlink <= 1 { evictUnlinked(ino: UInt64(st.st_ino)) }
         return 0
     }
 
@@ -60,6 +62,7 @@ extension FaultFileSystem {
         if symlinkat(target, backing.dirFD, backing.rel(path)) != 0 {
             let e = errno; logOp("symlink", path, result: Int64(-e), fault: fault); return -e
         }
+        giveToCaller(backing.rel(path))
         let ino = UInt64(backing.lstat(backing.rel(path))?.st_ino ?? 0)
         recordEntry(.symlink, path: path, path2: target, ino: ino, dirs: [dirIno], fault: fault)
         return 0

@@ -107,6 +107,26 @@ enum FuseOperations {
             fs().copyFileRange(str(pin), fin, Int64(oin), str(pout), fout, Int64(oout), size, flags)
         }
         ops.lseek = { path, off, whence, fi in off_t(fs().lseek(str(path), Int64(off), whence, fi)) }
+        ops.mknod = { path, mode, rdev in
+            guard let path else { return -EINVAL }
+            return fs().mknod(String(cString: path), mode, rdev)
+        }
+        ops.setxattr = { path, name, value, size, flags in
+            guard let path, let name else { return -EINVAL }
+            return fs().setxattr(String(cString: path), String(cString: name), value, size, flags)
+        }
+        ops.getxattr = { path, name, value, size in
+            guard let path, let name else { return -EINVAL }
+            return fs().getxattr(String(cString: path), String(cString: name), value, size)
+        }
+        ops.listxattr = { path, list, size in
+            guard let path else { return -EINVAL }
+            return fs().listxattr(String(cString: path), list, size)
+        }
+        ops.removexattr = { path, name in
+            guard let path, let name else { return -EINVAL }
+            return fs().removexattr(String(cString: path), String(cString: name))
+        }
         return ops
     }
 }

@@ -88,15 +88,17 @@ public enum FileCopy {
         let staging = destination.deletingLastPathComponent()
             .appendingPathComponent(".\(destination.lastPathComponent).lifeboat-tmp-\(UUID().uuidString.prefix(8))")
         try manager.createDirectory(at: staging, withIntermediateDirectories: true)
-        var count = 0
+        var copied: [URL] = []
         do {
             let names = (try? manager.contentsOfDirectory(atPath: source.path)) ?? []
             for name in names.sorted() where !name.hasPrefix(".") {
                 var info = stat()
                 guard stat(source.appendingPathComponent(name).path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
-                try copy(source.appendingPathComponent(name), to: staging.appendingPathComponent(name), allowClone: allowClone)
-                count += 1
+                // Data is synced below, all files at once (see syncAll).
+                try copy(source.appendingPathComponent(name), to: staging.appendingPathComponent(name), allowClone: allowClone, sync: false)
+                copied.append(staging.appendingPathComponent(name))
             }
+            try syncAll(copied)
             if durable { try syncDirectory(staging) }
             if manager.fileExists(atPath: destination.path) { try manager.removeItem(at: destination) }
             try manager.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -110,6 +112,6 @@ public enum FileCopy {
             try? manager.removeItem(at: staging)
             throw error
         }
-        return count
+        return copied.count
     }
 }

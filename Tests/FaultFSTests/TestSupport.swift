@@ -14,7 +14,7 @@ final class MountFixture: Sendable {
     let log: URL
     let fs: FaultFSMount
 
-    init(seed: UInt64 = 1, logData: Bool = false) throws {
+    init(seed: UInt64 = 1, logData: Bool = false, arguments: [String] = []) throws {
         let tmpl = strdup("/tmp/ffs-XXXXXX")!
         defer { free(tmpl) }
         guard mkdtemp(tmpl) != nil else { throw FaultFSError.io("mkdtemp failed") }
@@ -24,7 +24,8 @@ final class MountFixture: Sendable {
         log = root.appendingPathComponent("ops.jsonl")
         try FileManager.default.createDirectory(at: backing, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: mnt, withIntermediateDirectories: true)
-        fs = try FaultFSMount.start(backing: backing, mountpoint: mnt, seed: seed, log: log, logData: logData)
+        fs = try FaultFSMount.start(backing: backing, mountpoint: mnt, seed: seed, log: log, logData: logData,
+                                    extraArguments: arguments)
     }
 
     /// Path on the mount.
@@ -38,8 +39,8 @@ final class MountFixture: Sendable {
     }
 }
 
-func withMount(seed: UInt64 = 1, logData: Bool = false, _ body: (MountFixture) throws -> Void) throws {
-    let m = try MountFixture(seed: seed, logData: logData)
+func withMount(seed: UInt64 = 1, logData: Bool = false, arguments: [String] = [], _ body: (MountFixture) throws -> Void) throws {
+    let m = try MountFixture(seed: seed, logData: logData, arguments: arguments)
     defer { m.tearDown() }
     try body(m)
 }

@@ -72,41 +72,6 @@ import Testing
 }
 
 @Suite struct UnsyncedCacheTests {
-    /// Reading through the overlay equals applying the pending ops, in order, to the bytes.
-    @Test func mergedReadEqualsSequentialApplication() async {
-        let opGen = zip(Gen.int(in: 0...2), Gen.int(in: 0...300), Gen.int(in: 0...120), Gen.int(in: 1...255))
-        await propertyCheck(count: 200, input: Gen.int(in: 0...200), opGen.array(of: 0...12), Gen.int(in: 0...400)) { base, raw, readAt in
-            var model = [UInt8](repeating: 7, count: base)
-            var ops: [PendingDataOp] = []
-            for (i, (kind, off, len, byte)) in raw.enumerated() {
-                let k: PendingDataOp.Kind
-                switch kind {
-                case 0: k = .write(offset: Int64(off), data: Data(repeating: UInt8(byte), count: len))
-                case 1: k = .truncate(size: Int64(off))
-                default: k = .zero(offset: Int64(off), length: Int64(len))
-                }
-                ops.append(PendingDataOp(seq: UInt64(i), kind: k))
-                switch k {
-                case .write(let o, let d):
-                    if !d.isEmpty && model.count < Int(o) + d.count { model += [UInt8](repeating: 0, count: Int(o) + d.count - model.count) }
-                    if !d.isEmpty { model.replaceSubrange(Int(o)..<Int(o) + d.count, with: d) }
-                case .truncate(let s):
-                    if Int(s) < model.count { model.removeLast(model.count - Int(s)) } else { model += [UInt8](repeating: 0, count: Int(s) - model.count) }
-                case .zero(let o, let l):
-                    if Int(o) < model.count { for j in Int(o)..<min(model.count, Int(o + l)) { model[j] = 0 } }
-                case .applied: break
-                }
-            }
-            let size = ops.reduce(Int64(base)) { FileOverlay.size(after: $1.kind, from: $0) }
-            #expect(size == Int64(model.count))
-            let n = max(0, min(100, model.count - readAt))
-            var buf = [UInt8](repeating: 0, count: n)
-            for j in 0..<n where readAt + j < base { buf[j] = 7 }
-            buf.withUnsafeMutableBytes { FileOverlay.merge(ops, into: $0, at: Int64(readAt)) }
-            #expect(buf == Array(model[min(readAt, model.count)..<min(readAt, model.count) + n]))
-        }
-    }
-
     @Test func tornCutIsASectorBoundaryInsideTheWrite() async {
         await propertyCheck(count: 300, input: Gen.int(in: 0...100_000), Gen.int(in: 1...20_000)) { off, len in
             var rng = SeededRandom(seed: UInt64(off * 31 + len))

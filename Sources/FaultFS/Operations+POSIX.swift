@@ -1,0 +1,107 @@
+import CFuse3
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What makes the mount behave like a native file system for the programs under test: the caller's umask
+/// and ownership on new entries, mknod (FIFOs, sockets, devices), extended attributes, timestamps on writes
+/// and truncates, S_ISUID/S_ISGID cleared on writes by others, and the link count without the trash's links.
+/// The daemon runs with umask 0 (see FaultFSDaemon), so only the caller's umask applies.
+extension FaultFileSystem {
+    /// The calling process's uid, gid and umask (from the FUSE request).
+    struct Caller {
+        let uid: uid_t
+        let gid: gid_t
+        let umask: mode_t
+
+        static var current: Caller {
+            guard let c = fuse_get_context()?.pointee else { return Caller(uid: geteuid(), gid: getegid(), umask: 0) }
+            return Caller(uid: c.uid, gid: c.gid, umask: c.umask)
+        }
+    }
+
+    /// `mode` with the caller's umask applied (idempotent when the kernel applied it already).
+    static func masked(_ mode: mode_t) -> mode_t { mode & ~(Caller.current.umask & 0o777) }
+
+    /// Gives a new entry (relative path) to the caller, as the kernel would have created it. Only a root daemon
+    /// can; the group stays the directory's when it is set-group-ID (BSD group semantics, as native).
+    func giveToCaller(_ rel: String) {
+        guard geteuid() == 0 else { return }
+        let c = Caller.current
+        if c.uid == 0 && c.gid == 0 { return }
+        let parentRel = backing.rel(backing.parent("/" + rel))
+        let setgidDir = (backing.lstat(parentRel)?.st_mode ?? 0) & S_ISGID != 0
+        _ = fchownat(backing.dirFD, rel, c.uid, setgidDir ? gid_t.max : c.gid, AT_SYMLINK_NOFOLLOW)
+    }
+
+    func mknod(_ path: String, _ mode: mode_t, _ rdev: dev_t) -> Int32 {
+        if backing.isHidden(path) { return -EPERM }
+        let (fail, fault) = injected(.create, path)
+        if let fail { return fail }
+        let r = backing.rel(path)
+        let dirIno = backing.parentIno(path)
+        if mknodat(backing.dirFD, r, Self.masked(mode), rdev) != 0 {
+            let e = errno; logOp("mknod", path, result: Int64(-e), fault: fault); return -e
+        }
+        giveToCaller(r)
+        let ino = UInt64(backing.lstat(r)?.st_ino ?? 0)
+        recordEntry(.create, path: path, ino: ino, dirs: [dirIno], fault: fault)
+        return 0
+    }
+
+    /// After a data change by the caller: mtime/ctime now (the bytes reach the backing file only at fsync,
+    /// but the times are the change's), and S_ISUID/S_ISGID dropped when the writer is not root (a writer
+    /// without CAP_FSETID clears them natively).
+    func touchAfterWrite(fd: Int32, clearPrivileges: Bool) {
+        // atime untouched (UTIME_OMIT), mtime now (UTIME_NOW); ctime follows.
+        let now = [timespec(tv_sec: 0, tv_nsec: (1 << 30) - 2), timespec(tv_sec: 0, tv_nsec: (1 << 30) - 1)]
+        _ = futimens(fd, now)
+        guard clearPrivileges, Caller.current.uid != 0 else { return }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { return }
+        let setgidExec = st.st_mode & S_ISGID != 0 && st.st_mode & S_IXGRP != 0
+        if st.st_mode & S_ISUID != 0 || setgidExec {
+            _ = fchmod(fd, st.st_mode & 0o7777 & ~(S_ISUID | (setgidExec ? S_ISGID : 0)))
+        }
+    }
+
+    /// Links of `ino` held only by the trash (unlinks and replacing renames not yet durable), which the mount
+    /// must not count.
+    func trashLinks(_ ino: UInt64) -> Int {
+        let trashed: [(NamespaceOp.Kind, UInt64, String)] = state.withLock { s in
+            s.entries.compactMap { e in e.trash.map { (e.kind, e.ino, $0) } }
+        }
+        return trashed.reduce(0) { n, t in
+            // An unlink's trash entry is its own inode; a rename's is the replaced victim's.
+            if t.0 == .unlink { return n + (t.1 == ino ? 1 : 0) }
+            return n + (backing.lstat(t.2).map { UInt64($0.st_ino) == ino } == true ? 1 : 0)
+        }
+    }
+
+    // MARK: Extended attributes (passed through by path to the backing file system)
+
+    func backingPath(_ path: String) -> String { backing.root + "/" + backing.rel(path) }
+
+    func setxattr(_ path: String, _ name: String, _ value: UnsafePointer<CChar>?, _ size: Int, _ flags: Int32) -> Int32 {
+        if backing.isHidden(path) { return -ENOENT }
+        return lsetxattr(backingPath(path), name, value, size, flags) == 0 ? 0 : -errno
+    }
+
+    func getxattr(_ path: String, _ name: String, _ value: UnsafeMutablePointer<CChar>?, _ size: Int) -> Int32 {
+        if backing.isHidden(path) { return -ENOENT }
+        let n = lgetxattr(backingPath(path), name, value, size)
+        return n < 0 ? -errno : Int32(n)
+    }
+
+    func listxattr(_ path: String, _ list: UnsafeMutablePointer<CChar>?, _ size: Int) -> Int32 {
+        if backing.isHidden(path) { return -ENOENT }
+        let n = llistxattr(backingPath(path), list, size)
+        return n < 0 ? -errno : Int32(n)
+    }
+
+    func removexattr(_ path: String, _ name: String) -> Int32 {
+        if backing.isHidden(path) { return -ENOENT }
+        return lremovexattr(backingPath(path), name) == 0 ? 0 : -errno
+    }
+}
