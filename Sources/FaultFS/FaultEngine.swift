@@ -1,3 +1,4 @@
+import SeededRandomness
 import Synchronization
 #if canImport(Glibc)
 import Glibc

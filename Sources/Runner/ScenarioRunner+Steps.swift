@@ -91,7 +91,7 @@ extension ScenarioRunner {
                 try simulateCrash(crashPlan, children: children, volume: volume, live: live, reason: reason)
             }
         }
-        let status = children.wait(child, timeout: max(1, scenario.timeLimit - now()))
+        let status = try children.wait(child, timeout: max(1, scenario.timeLimit - now()))
         let end = now()
         for id in stepRules { try? volume.disarm(id) }
         let output = child.output

@@ -1,4 +1,5 @@
 import Checks
+import ChildProcesses
 import Foundation
 import Reporting
 import Scenario
@@ -92,6 +93,10 @@ public final class ScenarioRunner {
         let children = try ChildRegistry(pidFile: pidFile, logDirectory: scratch.appendingPathComponent("logs"))
         defer { children.finish() }
         let volume = try (settings.makeVolume ?? StoreVolumes.make)(scenario, scratch.appendingPathComponent("store"))
+        children.syncShim = volume.syncShim(besides: executable)
+        if volume is FaultFSVolume, children.syncShim == nil {
+            note("runner", .note, "\(SyncShim.libraryName) not found beside \(executable.path): sync(2)/syncfs(2) of children will not reach FaultFS (build it with `swift build`)")
+        }
         defer {
             // Children hold files on the volume: they go first, then the unmount.
             children.finish()
@@ -162,7 +167,7 @@ public final class ScenarioRunner {
         while !crashed {
             for (index, writer) in writers.enumerated() where !exited.contains(index) && !writer.isRunning {
                 exited.insert(index)
-                note("writer-\(index + 1)", .end, "exited with \(writer.process.terminationStatus)")
+                note("writer-\(index + 1)", .end, "exited with \(writer.status ?? 0)")
             }
             let running = writers.contains { $0.isRunning }
             let commits = HistoryReader.acknowledged(in: history)
@@ -199,8 +204,8 @@ public final class ScenarioRunner {
             usleep(10_000)
         }
         for (index, writer) in writers.enumerated() where !crashed && !exited.contains(index) {
-            _ = children.wait(writer, timeout: max(1, scenario.timeLimit - now()))
-            note("writer-\(index + 1)", .end, "exited with \(writer.process.terminationStatus)")
+            _ = try children.wait(writer, timeout: max(1, scenario.timeLimit - now()))
+            note("writer-\(index + 1)", .end, "exited with \(writer.status ?? 0)")
         }
         if crashed {
             // What is left of the schedule after a crash runs against the recovered store.

@@ -1,4 +1,5 @@
 import Foundation
+import SeededRandomness
 import StoreModel
 
 /// One writer process: commits transactions against the live store through the store layer and records each
