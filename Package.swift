@@ -119,7 +119,7 @@ let package = Package(
             name: "LifeboatCLI",
             dependencies: [
                 "StoreModel", "StoreCheck", "Strategies", "Runner", "Explore", "Scenario", "Workload", "Reporting", "FaultFS",
-                "CLifeboatSys", "Bench",
+                "CLifeboatSys", "Bench", "Checks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
@@ -137,7 +137,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "ChecksTests",
-            dependencies: ["LifeboatTestSupport", "Checks", "StoreModel"],
+            dependencies: ["LifeboatTestSupport", "Checks", "StoreModel", "Workload"],
             swiftSettings: strict),
         .testTarget(
             name: "StoreCheckTests",

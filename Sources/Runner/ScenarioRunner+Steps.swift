@@ -34,6 +34,7 @@ extension ScenarioRunner {
                 errors.append("\(name): no backup to restore from")
                 return
             }
+            stopReaders(children: children)
             if liveBeforeRestore == nil { liveBeforeRestore = try? StoreState.read(live) }
             backupSource = (last.store, last.state)
             target = live
@@ -55,6 +56,7 @@ extension ScenarioRunner {
             arguments += ["--gate-fifo", files.fifo.path, "--gate-progress", files.progress.path]
         }
         let start = now()
+        let walAtStart = Self.walBytes(live)
         note(name, .start, "\(step.strategy)")
         // Command strategies find scripts that ship beside the scenario through LIFEBOAT_SCENARIO_DIR.
         let scenarioDirectory = URL(fileURLWithPath: scenarioFile).deletingLastPathComponent().path
@@ -101,6 +103,8 @@ extension ScenarioRunner {
                                        succeeded: succeeded, store: target.path, details: outcome?.details ?? [:],
                                        error: succeeded ? nil : (interrupted ? "interrupted by the crash" : String(output.suffix(400))))
         if let peak = outcome?.details["peakRSSKiB"] { summary.details["peakRSSKiB"] = peak }
+        summary.details["walBytesAtStart"] = String(walAtStart)
+        summary.details["walBytesAtEnd"] = String(Self.walBytes(live))
         operations.append(summary)
         note(name, .end, succeeded ? "done" : "failed: \(summary.error ?? "")")
         switch step.action {

@@ -144,6 +144,7 @@ public final class ScenarioRunner {
                 synchronous: scenario.writers.synchronous, checkpoint: scenario.writers.checkpoint, epoch: epoch)
             var writerConfig = config
             writerConfig.journalMode = scenario.store.journalMode
+            writerConfig.externalDataGracePeriod = scenario.writers.externalDataGrace
             if scenario.scheduler == "turns" {
                 let fifo = scratch.appendingPathComponent("turns-\(index + 1)")
                 guard mkfifo(fifo.path, 0o600) == 0 else { throw RunError.environment("mkfifo \(fifo.path): \(String(cString: strerror(errno)))") }
@@ -155,6 +156,7 @@ public final class ScenarioRunner {
             writers.append(try children.start("writer-\(index + 1)", executable: executable, arguments: ["writer", "--config", configURL.path]))
             note("writer-\(index + 1)", .start, "\(scenario.writers.transactions) transactions")
         }
+        try startReaders(live: live, history: history, scratch: scratch, children: children)
         if scenario.scheduler == "turns" {
             try executeTurns(writers: writers, live: live, history: history, scratch: scratch, volume: volume, children: children)
             recordFaults(armed, volume: volume)

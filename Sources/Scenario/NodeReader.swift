@@ -119,9 +119,11 @@ struct NodeReader {
     /// Keys each mapping accepts, for the hint on an unknown key.
     static let allowed: [String: [String]] = [
         "scenario": ["name", "description", "extends", "seed", "store", "writers", "schedule", "faults", "invariants", "expect",
-                     "app_model", "lightweight_migration", "time_limit", "scheduler"],
+                     "app_model", "lightweight_migration", "time_limit", "scheduler", "readers"],
+        "readers": ["count", "hold", "every"],
         "store": ["objects", "blob_fraction", "blob_size", "journal_mode"],
-        "writers": ["count", "transactions", "rate", "mix", "blob_fraction", "blob_size", "synchronous", "checkpoint"],
+        "writers": ["count", "transactions", "rate", "mix", "blob_fraction", "blob_size", "synchronous", "checkpoint",
+                    "external_data_grace"],
         "mix": ["insert", "update", "delete", "link"],
         "schedule": ["backup", "restore", "after_commits", "at_seconds", "after_writers", "every_commits", "times", "destination",
                      "pages_per_step", "step_delay", "max_restarts", "command", "copy_external_data", "allow_clone"],

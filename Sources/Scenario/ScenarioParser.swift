@@ -7,7 +7,7 @@ public enum ScenarioParser {
     public static let invariantNames = [
         "integrity", "no-duplicates", "wal-content-carried", "snapshot-consistent", "blobs-carried",
         "restore-equals-backup", "restore-opens", "durable-after-crash", "live-store-unaffected", "metadata-preserved",
-        "backup-completes", "backup-durable",
+        "backup-completes", "backup-durable", "reader-consistent",
     ]
     static let faultOps = ["any", "open", "create", "read", "write", "flush", "release", "fsync", "fsyncdir", "truncate",
                            "fallocate", "rename", "unlink", "mkdir", "rmdir", "link", "symlink", "getattr", "readdir",
@@ -92,6 +92,14 @@ public enum ScenarioParser {
             if let v = try store.choice("journal_mode", ["wal", "delete", "truncate"]) { s.store.journalMode = v }
             try store.finish()
         }
+        if var readers = try reader.mapping("readers") {
+            var spec = s.readers ?? Scenario.ReaderSpec()
+            if let v = try readers.int("count", range: 0...64) { spec.count = v }
+            if let v = try readers.double("hold", range: 0...600) { spec.hold = v }
+            if let v = try readers.double("every", range: 0...600) { spec.every = v }
+            try readers.finish()
+            s.readers = spec
+        }
         if var writers = try reader.mapping("writers") {
             if let v = try writers.int("count", range: 0...64) { s.writers.count = v }
             if let v = try writers.int("transactions", range: 0...10_000_000) { s.writers.transactions = v }
@@ -100,6 +108,7 @@ public enum ScenarioParser {
             if let v = try writers.size("blob_size") { s.writers.blobSize = v }
             if let v = try writers.choice("synchronous", ["off", "normal", "full", "extra"]) { s.writers.synchronous = v }
             if let v = try writers.choice("checkpoint", ["auto", "none", "frequent", "truncate"]) { s.writers.checkpoint = v }
+            if let v = try writers.double("external_data_grace", range: 0...3600) { s.writers.externalDataGrace = v }
             if var mix = try writers.mapping("mix") {
                 if let v = try mix.int("insert", range: 0...1000) { s.writers.mix.insert = v }
                 if let v = try mix.int("update", range: 0...1000) { s.writers.mix.update = v }

@@ -1,0 +1,10 @@
+#!/bin/sh
+# BUG: runs a PASSIVE checkpoint, then copies the main .sqlite file alone (and the support folder), trusting the
+# checkpoint to have moved every commit out of the -wal. A PASSIVE checkpoint never waits: it stops at the
+# oldest open read transaction, so with an app's reader holding one the newest commits stay in the -wal.
+set -eu
+sqlite3 "$LIFEBOAT_STORE" ".timeout 30000" "PRAGMA wal_checkpoint(PASSIVE);" >/dev/null
+cp "$LIFEBOAT_STORE" "$LIFEBOAT_BACKUP_DIR/$(basename "$LIFEBOAT_STORE")"
+support="$(dirname "$LIFEBOAT_STORE")/.$(basename "$LIFEBOAT_STORE" .sqlite)_SUPPORT"
+if [ -d "$support" ]; then cp -R "$support" "$LIFEBOAT_BACKUP_DIR/"; fi
+exit 0
