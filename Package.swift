@@ -158,7 +158,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "ScenarioTests",
-            dependencies: ["LifeboatTestSupport", "Scenario"],
+            dependencies: ["LifeboatTestSupport", "Scenario", .product(name: "PropertyBased", package: "swift-property-based")],
             swiftSettings: strict),
         .testTarget(
             name: "RunnerTests",

@@ -6,5 +6,13 @@ set -eu
 sqlite3 "$LIFEBOAT_STORE" ".timeout 30000" "PRAGMA wal_checkpoint(PASSIVE);" >/dev/null
 cp "$LIFEBOAT_STORE" "$LIFEBOAT_BACKUP_DIR/$(basename "$LIFEBOAT_STORE")"
 support="$(dirname "$LIFEBOAT_STORE")/.$(basename "$LIFEBOAT_STORE" .sqlite)_SUPPORT"
-if [ -d "$support" ]; then cp -R "$support" "$LIFEBOAT_BACKUP_DIR/"; fi
+# External data files the store deletes meanwhile are skipped, as rsync skips vanished files.
+if [ -d "$support" ]; then
+    target="$LIFEBOAT_BACKUP_DIR/$(basename "$support")/_EXTERNAL_DATA"
+    mkdir -p "$target"
+    for file in "$support/_EXTERNAL_DATA/"*; do
+        [ -e "$file" ] || continue
+        cp "$file" "$target/" 2>/dev/null || echo "vanished: $(basename "$file")"
+    done
+fi
 exit 0

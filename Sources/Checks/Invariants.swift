@@ -47,6 +47,16 @@ public enum Invariants {
         return Verdict("wal-content-carried", .violated, "\(label): acknowledged transactions missing", evidence: evidence)
     }
 
+    /// `wal-content-carried` for a backup that cannot be opened at all (a main file copied after a checkpoint
+    /// that stopped short can be malformed): none of the transactions acknowledged before it began can be read
+    /// back from it. Held only when there were none.
+    public static func walContentUnreadable(oracle: Oracle, backupStart: Double, label: String) -> Verdict {
+        let acked = oracle.writers.map { writer in oracle.sequence(of: writer).prefix { $0.ackAt.map { $0 < backupStart } ?? false }.count }.reduce(0, +)
+        if acked == 0 { return Verdict("wal-content-carried", .held, "\(label): unreadable, but no transaction was acknowledged before it began") }
+        return Verdict("wal-content-carried", .violated, "\(label): the backup cannot be opened",
+                       evidence: ["\(label): cannot be opened as a store, so none of the \(acked) transaction(s) acknowledged before the backup began can be read back from it"])
+    }
+
     /// `snapshot-consistent`: the store equals the history's state after some prefix of commits, with nothing
     /// begun after `end` and the initial objects unchanged.
     public static func snapshotConsistent(_ matches: [Oracle.Match], oracle: Oracle, state: StoreState, end: Double, label: String) -> Verdict {

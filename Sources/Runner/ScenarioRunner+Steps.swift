@@ -70,7 +70,7 @@ extension ScenarioRunner {
             var reason: String
             if let page = crashPlan.atPage {
                 // The child stops itself at the page and says so; the crash comes while it holds.
-                while child.isRunning, !FileManager.default.fileExists(atPath: holdMarker.path), now() < scenario.timeLimit { usleep(1_000) }
+                while child.isRunning, !FileManager.default.fileExists(atPath: holdMarker.path), now() < scenario.timeLimit, !Interruption.requested { usleep(1_000) }
                 let held = (try? String(contentsOf: holdMarker, encoding: .utf8))?.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
                 interrupted = child.isRunning
                 if let held, held.count == 2 {
@@ -80,7 +80,7 @@ extension ScenarioRunner {
                 }
             } else {
                 let deadline = Date().addingTimeInterval(whileRunning == nil ? crashPlan.delay : 0)
-                while child.isRunning, Date() < deadline { usleep(1_000) }
+                while child.isRunning, Date() < deadline, now() < scenario.timeLimit, !Interruption.requested { usleep(1_000) }
                 interrupted = child.isRunning
                 reason = interrupted ? "during \(name), \(String(format: "%.3f", now() - start)) s in" : "right after \(name) (it finished before the crash point)"
             }

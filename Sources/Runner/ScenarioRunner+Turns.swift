@@ -83,6 +83,7 @@ extension ScenarioRunner {
             note("writer-\(index + 1)", .end, "exited with \(writer.status ?? 0)")
         }
         while let (index, step) = schedule.due(commits: Int.max, seconds: .infinity, writersRunning: false) {
+            try checkDeadline()
             try runStep(index, step, live: live, scratch: scratch, children: children, volume: volume, crashPlan: nil)
         }
     }

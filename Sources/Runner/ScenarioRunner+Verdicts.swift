@@ -13,7 +13,10 @@ extension ScenarioRunner {
         checkReaders(history: history, oracle: oracle)
         for backup in backups {
             let label = "\(backup.name) (\(scenario.schedule[backup.index].strategy))"
-            guard let state = backup.state else { continue }
+            guard let state = backup.state else {
+                record([Invariants.walContentUnreadable(oracle: oracle, backupStart: backup.start, label: label)])
+                continue
+            }
             let matches = oracle.match(state)
             record([
                 Invariants.walContentCarried(matches, oracle: oracle, backupStart: backup.start, label: label),

@@ -133,6 +133,8 @@ public final class ScenarioRunner {
             armed[id] = index
             note("faultfs", .fault, "armed rule \(index): \(rule.ops.joined(separator: ",")) \(rule.path) -> \(rule.action)")
         }
+        // Readers first: an app's UI is reading before and while the writers write.
+        try startReaders(live: live, history: history, scratch: scratch, children: children)
         var writers: [ChildRegistry.Child] = []
         for index in 0..<scenario.writers.count {
             let config = Writer.Configuration(
@@ -156,7 +158,6 @@ public final class ScenarioRunner {
             writers.append(try children.start("writer-\(index + 1)", executable: executable, arguments: ["writer", "--config", configURL.path]))
             note("writer-\(index + 1)", .start, "\(scenario.writers.transactions) transactions")
         }
-        try startReaders(live: live, history: history, scratch: scratch, children: children)
         if scenario.scheduler == "turns" {
             try executeTurns(writers: writers, live: live, history: history, scratch: scratch, volume: volume, children: children)
             recordFaults(armed, volume: volume)
@@ -212,6 +213,7 @@ public final class ScenarioRunner {
         if crashed {
             // What is left of the schedule after a crash runs against the recovered store.
             while let (index, step) = schedule.due(commits: Int.max, seconds: .infinity, writersRunning: false) {
+                try checkDeadline()
                 try runStep(index, step, live: live, scratch: scratch, children: children, volume: volume, crashPlan: nil)
             }
         }
