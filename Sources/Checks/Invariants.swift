@@ -128,6 +128,24 @@ public enum Invariants {
         }
     }
 
+    /// `restore-durable`: a restore that reported success, then a crash (power failure) right after: the live
+    /// store recovered from what was durable must still equal the backup. A restore that never syncs what it
+    /// wrote is undone by the crash, and the evidence says so.
+    public static func restoreDurable(_ live: URL, backup: URL, crash: String, label: String) -> Verdict {
+        let name = "restore-durable"
+        do {
+            try StoreState.recover(live)
+            let report = try StoreComparison.compare(live, against: backup)
+            if !report.hasViolations { return Verdict(name, .held, "\(label): still equals the backup after the crash \(crash)") }
+            return Verdict(name, .violated, "\(label): finished, then undone by the crash that followed it",
+                           evidence: ["\(label): equal to the backup when it reported success; after the crash \(crash) the live store differs"]
+                               + report.violations.prefix(10).map { "\(label) after the crash: \($0)" })
+        } catch {
+            return Verdict(name, .violated, "\(label): finished, then undone by the crash that followed it",
+                           evidence: ["\(label): the live store cannot be read after the crash \(crash): \(error)"])
+        }
+    }
+
     /// `restore-equals-backup` for a restore a crash cut short: the recovered live store must be all or nothing,
     /// either the store as it was before the restore or the backup, never a mixture of the two.
     public static func interruptedRestoreAllOrNothing(_ live: URL, before: StoreState?, backup: StoreState?, label: String) -> Verdict {

@@ -20,6 +20,8 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Keep scratch stores for inspection.") var keep = false
     @Option(help: "Also write one JUnit XML file for all the scenarios run (for CI).") var junit: String?
     @Flag(help: "Print progress lines even when stdout is not a terminal.") var verbose = false
+    @Flag(help: "Only read and check the scenario files (exit 0 when all are valid, 2 at the first bad one); run nothing.")
+    var dryRun = false
 
     func run() throws {
         let files = try Self.expand(scenarios)
@@ -28,6 +30,10 @@ struct RunCommand: ParsableCommand {
             var scenario = try ScenarioCommandSupport.load(file)
             if let seed { scenario.seed = seed }
             parsed.append((file, scenario))
+        }
+        if dryRun {
+            for (file, scenario) in parsed { print("\(file.path): \(scenario.name) is valid") }
+            return
         }
         let showProgress = verbose || isatty(STDOUT_FILENO) != 0
         var settings = ScenarioCommandSupport.settings(reports: reports, scratch: scratch)

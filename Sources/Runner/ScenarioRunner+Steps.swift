@@ -1,4 +1,5 @@
 import Checks
+import ChildProcesses
 import Foundation
 import Reporting
 import Scenario
@@ -84,9 +85,10 @@ extension ScenarioRunner {
                 interrupted = child.isRunning
                 reason = interrupted ? "during \(name), \(String(format: "%.3f", now() - start)) s in" : "right after \(name) (it finished before the crash point)"
             }
-            if !interrupted, step.action == .backup {
-                // The backup finished first: freeze the writers where they are (the power fails now), take the
-                // backup's state as it reported success, then crash, so `backup-durable` can compare the two.
+            if !interrupted {
+                // The step finished first: freeze the writers where they are (the power fails now), take the
+                // backup's state as it reported success (or compare the restored store with the backup), then
+                // crash, so `backup-durable` and `restore-durable` can compare the two.
                 children.pauseAll()
                 deferredCrash = (crashPlan, reason)
             } else {
@@ -101,7 +103,8 @@ extension ScenarioRunner {
         let succeeded = status == 0 && outcome != nil && !interrupted
         var summary = OperationSummary(name: name, action: step.action.rawValue, strategy: step.strategy, start: start, end: end,
                                        succeeded: succeeded, store: target.path, details: outcome?.details ?? [:],
-                                       error: succeeded ? nil : (interrupted ? "interrupted by the crash" : String(output.suffix(400))))
+                                       error: succeeded ? nil : (interrupted ? "interrupted by the crash"
+                                           : OutputExcerpt.headAndTail(output, limit: 1600) + "\n(full output: logs/\(name).log in the run directory)"))
         if let peak = outcome?.details["peakRSSKiB"] { summary.details["peakRSSKiB"] = peak }
         summary.details["walBytesAtStart"] = String(walAtStart)
         summary.details["walBytesAtEnd"] = String(Self.walBytes(live))
@@ -130,8 +133,15 @@ extension ScenarioRunner {
             if interrupted {
                 record([Invariants.interruptedRestoreAllOrNothing(live, before: liveBeforeRestore, backup: backupSource?.state, label: label)])
             }
-            guard succeeded, let backupSource else { return }
+            guard succeeded, let backupSource else {
+                if let deferredCrash { try simulateCrash(deferredCrash.plan, children: children, volume: volume, live: live, reason: deferredCrash.reason) }
+                return
+            }
             record([Invariants.restoreEqualsBackup(live, backup: backupSource.store, label: label)])
+            if let deferredCrash {
+                try simulateCrash(deferredCrash.plan, children: children, volume: volume, live: live, reason: deferredCrash.reason)
+                record([Invariants.restoreDurable(live, backup: backupSource.store, crash: deferredCrash.reason, label: label)])
+            }
             let model = scenario.appModel == "library-v2" ? ManagedObjectModel.libraryV2 : .library
             let backupObjects = backupSource.state.map { $0.notes.count + $0.others.count } ?? 0
             record([Invariants.restoreOpens(live, model: model, lightweight: scenario.lightweightMigration, backupObjects: backupObjects, label: label)])

@@ -67,6 +67,7 @@ extension ScenarioRunner {
         case "wal-content-carried", "snapshot-consistent", "metadata-preserved": "no completed backup in this run"
         case "backup-completes": "no backup in this run"
         case "reader-consistent": "no readers in this run (readers: {count, hold, every})"
+        case "restore-durable": "no crash after a finished restore in this run"
         case "backup-durable": "no crash after a backup on the store's volume (faults.backups_on_volume)"
         default: "nothing in this run to check it on"
         }

@@ -90,7 +90,8 @@ public final class ScenarioRunner {
             note("runner", .note, "cleaned up after a run that died: \(leftovers.processes) process(es) killed, \(leftovers.mounts) FaultFS mount(s) cleared, \(leftovers.directories) scratch director(ies) removed")
         }
         defer { if !settings.keepScratch { try? FileManager.default.removeItem(at: scratch) } }
-        let children = try ChildRegistry(pidFile: pidFile, logDirectory: scratch.appendingPathComponent("logs"))
+        // Child logs go in the run directory: evidence quotes a command's head and tail, the log keeps all of it.
+        let children = try ChildRegistry(pidFile: pidFile, logDirectory: runDirectory.url.appendingPathComponent("logs"))
         defer { children.finish() }
         let volume = try (settings.makeVolume ?? StoreVolumes.make)(scenario, scratch.appendingPathComponent("store"))
         children.syncShim = volume.syncShim(besides: executable)

@@ -47,7 +47,7 @@ public enum CommandError: Error, CustomStringConvertible {
         case .cannotStart(let path, let reason): "cannot start \(path): \(reason)"
         case .missingCommand(let strategy): "strategy \(strategy) needs a command (--command or `command:` in the scenario)"
         case .failed(let command, let status, let output):
-            "command `\(command)` exited with status \(status)\(output.isEmpty ? "" : ": " + String(output.suffix(500)))"
+            "command `\(command)` exited with status \(status)\(output.isEmpty ? "" : ":\n" + OutputExcerpt.headAndTail(output))"
         }
     }
 }
