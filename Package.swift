@@ -166,7 +166,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "LifeboatCLITests",
-            dependencies: ["LifeboatTestSupport", "LifeboatCLI", "StoreModel", "StoreCheck", "Runner"],
+            dependencies: ["LifeboatTestSupport", "LifeboatCLI", "StoreModel", "StoreCheck", "Runner", "ChildProcesses"],
             swiftSettings: strict),
         .testTarget(
             name: "BenchTests",

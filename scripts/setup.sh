@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(libsqlite3-dev libfuse3-dev fuse3 sqlite3 pkg-config xfsprogs)
+packages=(libsqlite3-dev libfuse3-dev fuse3 sqlite3 pkg-config xfsprogs python3)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
