@@ -162,7 +162,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "RunnerTests",
-            dependencies: ["LifeboatTestSupport", "Runner", "Scenario", "Reporting", "Checks", "Explore"],
+            dependencies: ["LifeboatTestSupport", "Runner", "Scenario", "Reporting", "Checks", "Explore", "ChildProcesses"],
             swiftSettings: strict),
         .testTarget(
             name: "LifeboatCLITests",

@@ -8,9 +8,10 @@
 /// group (a crash must kill a backup script's grandchildren too, and SIGSTOP must freeze them), the child's own
 /// `rusage` from `wait4` (the bench's CPU time and peak RSS), a wait that can be cut short by a deadline or by an
 /// interrupt flag, and a synchronous API usable from FaultFS's non-async code. Foundation's `Process` has no
-/// signal mask, process group or rusage; swift-subprocess is async-only, reaps children itself (no `wait4`
-/// rusage) and does not expose posix_spawn attributes on Linux. This module is posix_spawn (never fork: the
-/// harness is multithreaded) plus `wait4`, about 250 lines.
+/// signal mask, process group or rusage; swift-subprocess 1.0.2 is async-only (FaultFS's mount and the
+/// runner's loops are synchronous) and reaps its children itself, handing back a termination status but not
+/// the child's `rusage` the bench measures. This module is posix_spawn (never fork: the harness is
+/// multithreaded) plus `wait4`, about 250 lines.
 public struct ChildSpec: Sendable {
     /// Where the child's standard output and error go. Standard input is always /dev/null.
     public enum Output: Sendable, Equatable {

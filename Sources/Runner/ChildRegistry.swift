@@ -42,6 +42,7 @@ public final class ChildRegistry: @unchecked Sendable {
         self.pidFile = pidFile
         self.logDirectory = logDirectory
         try FileManager.default.createDirectory(at: logDirectory, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: pidFile.deletingLastPathComponent(), withIntermediateDirectories: true)
         try (String(getpid()) + "\n").write(to: pidFile, atomically: true, encoding: .utf8)
     }
 
