@@ -17,6 +17,8 @@ let package = Package(
         .library(name: "Strategies", targets: ["Strategies"]),
         .library(name: "StoreCheck", targets: ["StoreCheck"]),
         .library(name: "FaultFS", targets: ["FaultFS"]),
+        // Preloaded into children on a FaultFS volume: their sync(2)/syncfs(2) become an acknowledged sync-all.
+        .library(name: "LifeboatSyncShim", type: .dynamic, targets: ["CLifeboatSyncShim"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -29,6 +31,12 @@ let package = Package(
         // C shims (swift-nio style: one C target per system concern).
         .systemLibrary(name: "CFuse3", pkgConfig: "fuse3", providers: [.apt(["libfuse3-dev"])]),
         .target(name: "CLifeboatSys"),
+        .target(name: "CLifeboatSyncShim"),
+
+        // The one way Lifeboat starts and waits for child processes (posix_spawn, wait4, process groups).
+        .target(name: "ChildProcesses", swiftSettings: strict),
+        // The one seeded generator (SplitMix64) every seeded choice draws from.
+        .target(name: "SeededRandomness", swiftSettings: strict),
 
         // The system under test: Core Data's SQLite layout and coordinator operations.
         .target(
@@ -38,6 +46,7 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 "CLifeboatSys",
+                "SeededRandomness",
             ],
             swiftSettings: strict),
         // Layout-driven verification and comparison of stores (`lifeboat check`).
@@ -57,6 +66,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 "CLifeboatSys",
+                "ChildProcesses",
             ],
             swiftSettings: strict),
         // Scenario files: the model of a drill and its YAML reader (errors at file:line:column).
@@ -67,7 +77,7 @@ let package = Package(
         // Writer processes and the history they record: the oracle.
         .target(
             name: "Workload",
-            dependencies: ["StoreModel", .product(name: "Crypto", package: "swift-crypto"), .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["StoreModel", "SeededRandomness", .product(name: "Crypto", package: "swift-crypto"), .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strict),
         // Invariants: the oracle over writer histories and one small function per invariant.
         .target(
@@ -83,23 +93,24 @@ let package = Package(
         .target(
             name: "Runner",
             dependencies: ["StoreModel", "StoreCheck", "Strategies", "Scenario", "Workload", "Checks", "Reporting", "FaultFS",
-                           .product(name: "Crypto", package: "swift-crypto")],
+                           "ChildProcesses", "SeededRandomness", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict),
         // Bug hunting: seeded variations of a scenario, greedy shrinking, replay checks.
         .target(
             name: "Explore",
-            dependencies: ["Runner", "Scenario", "Checks", "Reporting", "StoreModel", "StoreCheck", "Workload", "FaultFS"],
+            dependencies: ["Runner", "Scenario", "Checks", "Reporting", "StoreModel", "StoreCheck", "Workload", "FaultFS",
+                           "SeededRandomness"],
             swiftSettings: strict),
         // The fault-injecting FUSE file system (daemon, control protocol, client API).
         .target(
             name: "FaultFS",
-            dependencies: ["CFuse3", "CLifeboatSys"],
+            dependencies: ["CFuse3", "CLifeboatSys", "ChildProcesses", "SeededRandomness"],
             swiftSettings: strict),
         .executableTarget(name: "faultfs", dependencies: ["FaultFS"], swiftSettings: strict),
         // `lifeboat bench`: cached stores of given sizes, one child process per round, reports and baselines.
         .target(
             name: "Bench",
-            dependencies: ["StoreModel", "StoreCheck", "Strategies", "Runner",
+            dependencies: ["StoreModel", "StoreCheck", "Strategies", "Runner", "ChildProcesses",
                            .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")],
             swiftSettings: strict),
 
@@ -108,7 +119,7 @@ let package = Package(
             name: "LifeboatCLI",
             dependencies: [
                 "StoreModel", "StoreCheck", "Strategies", "Runner", "Explore", "Scenario", "Workload", "Reporting", "FaultFS",
-                "CLifeboatSys", "Bench",
+                "CLifeboatSys", "Bench", "Checks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
@@ -117,7 +128,7 @@ let package = Package(
         // Scratch directories and open-app helpers shared by the test targets.
         .target(
             name: "LifeboatTestSupport",
-            dependencies: ["StoreModel", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["StoreModel", "SeededRandomness", .product(name: "Crypto", package: "swift-crypto")],
             path: "Tests/LifeboatTestSupport",
             swiftSettings: strict),
         .testTarget(
@@ -126,7 +137,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "ChecksTests",
-            dependencies: ["LifeboatTestSupport", "Checks", "StoreModel"],
+            dependencies: ["LifeboatTestSupport", "Checks", "StoreModel", "Workload"],
             swiftSettings: strict),
         .testTarget(
             name: "StoreCheckTests",
@@ -138,21 +149,25 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "FaultFSTests",
-            dependencies: ["FaultFS", .product(name: "PropertyBased", package: "swift-property-based"),
+            dependencies: ["FaultFS", "ChildProcesses", "SeededRandomness", .product(name: "PropertyBased", package: "swift-property-based"),
                            .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strict),
         .testTarget(
+            name: "ChildProcessesTests",
+            dependencies: ["ChildProcesses"],
+            swiftSettings: strict),
+        .testTarget(
             name: "ScenarioTests",
-            dependencies: ["LifeboatTestSupport", "Scenario"],
+            dependencies: ["LifeboatTestSupport", "Scenario", .product(name: "PropertyBased", package: "swift-property-based")],
             swiftSettings: strict),
         .testTarget(
             name: "RunnerTests",
-            dependencies: ["LifeboatTestSupport", "Runner", "Scenario", "Reporting", "Checks", "Explore",
+            dependencies: ["LifeboatTestSupport", "Runner", "Scenario", "Reporting", "Checks", "Explore", "ChildProcesses",
                            .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strict),
         .testTarget(
             name: "LifeboatCLITests",
-            dependencies: ["LifeboatTestSupport", "LifeboatCLI", "StoreModel", "StoreCheck", "Runner",
+            dependencies: ["LifeboatTestSupport", "LifeboatCLI", "StoreModel", "StoreCheck", "Runner", "ChildProcesses",
                            .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "PropertyBased", package: "swift-property-based")],
             swiftSettings: strict),

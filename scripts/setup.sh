@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(libsqlite3-dev libfuse3-dev fuse3 sqlite3 pkg-config xfsprogs)
+packages=(libsqlite3-dev libfuse3-dev fuse3 sqlite3 pkg-config xfsprogs python3)
 # The real backup tools the recipes in Scenarios/tools run, unchanged (docs/real-tools.md).
 packages+=(rsync restic borgbackup python3-venv)
 missing=()

@@ -11,7 +11,10 @@ public enum ByteCount {
                                          ("K", 1024), ("M", 1_048_576), ("G", 1_073_741_824), ("B", 1)]
         for (suffix, factor) in units where trimmed.hasSuffix(suffix) {
             guard let number = Double(trimmed.dropLast(suffix.count)), number >= 0, number.isFinite else { return nil }
-            return Int64(number * factor)
+            let bytes = (number * factor).rounded(.down)
+            // 1e30 or 9e18 GB parse as numbers but fit no Int64: not a size.
+            guard bytes < 9.0e18 else { return nil }
+            return Int64(bytes)
         }
         guard let number = Int64(trimmed), number >= 0 else { return nil }
         return number

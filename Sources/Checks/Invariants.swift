@@ -47,6 +47,16 @@ public enum Invariants {
         return Verdict("wal-content-carried", .violated, "\(label): acknowledged transactions missing", evidence: evidence)
     }
 
+    /// `wal-content-carried` for a backup that cannot be opened at all (a main file copied after a checkpoint
+    /// that stopped short can be malformed): none of the transactions acknowledged before it began can be read
+    /// back from it. Held only when there were none.
+    public static func walContentUnreadable(oracle: Oracle, backupStart: Double, label: String) -> Verdict {
+        let acked = oracle.writers.map { writer in oracle.sequence(of: writer).prefix { $0.ackAt.map { $0 < backupStart } ?? false }.count }.reduce(0, +)
+        if acked == 0 { return Verdict("wal-content-carried", .held, "\(label): unreadable, but no transaction was acknowledged before it began") }
+        return Verdict("wal-content-carried", .violated, "\(label): the backup cannot be opened",
+                       evidence: ["\(label): cannot be opened as a store, so none of the \(acked) transaction(s) acknowledged before the backup began can be read back from it"])
+    }
+
     /// `snapshot-consistent`: the store equals the history's state after some prefix of commits, with nothing
     /// begun after `end` and the initial objects unchanged.
     public static func snapshotConsistent(_ matches: [Oracle.Match], oracle: Oracle, state: StoreState, end: Double, label: String) -> Verdict {
@@ -115,6 +125,24 @@ public enum Invariants {
             return Verdict("restore-equals-backup", .violated, "\(label): differs from the backup", evidence: report.violations.prefix(12).map { "\(label): \($0)" })
         } catch {
             return Verdict("restore-equals-backup", .violated, "\(label): cannot compare", evidence: ["\(error)"])
+        }
+    }
+
+    /// `restore-durable`: a restore that reported success, then a crash (power failure) right after: the live
+    /// store recovered from what was durable must still equal the backup. A restore that never syncs what it
+    /// wrote is undone by the crash, and the evidence says so.
+    public static func restoreDurable(_ live: URL, backup: URL, crash: String, label: String) -> Verdict {
+        let name = "restore-durable"
+        do {
+            try StoreState.recover(live)
+            let report = try StoreComparison.compare(live, against: backup)
+            if !report.hasViolations { return Verdict(name, .held, "\(label): still equals the backup after the crash \(crash)") }
+            return Verdict(name, .violated, "\(label): finished, then undone by the crash that followed it",
+                           evidence: ["\(label): equal to the backup when it reported success; after the crash \(crash) the live store differs"]
+                               + report.violations.prefix(10).map { "\(label) after the crash: \($0)" })
+        } catch {
+            return Verdict(name, .violated, "\(label): finished, then undone by the crash that followed it",
+                           evidence: ["\(label): the live store cannot be read after the crash \(crash): \(error)"])
         }
     }
 

@@ -59,13 +59,24 @@ public struct Oracle: Sendable {
                 for id in universe.sorted(by: { $0.uuidString < $1.uuidString }) where !state.shows(closest[id], for: id) {
                     let want = closest[id].map { "state \($0)" } ?? "absent"
                     let have = state.notes[id].map { "state \($0)" } ?? "absent"
-                    let lastTx = sequence.last { $0.ops.contains { $0.id == id } }
-                    evidence.append("writer \(writer) Note \(id.uuidString): expected \(want) after tx \(best.prefix), found \(have) (last touched by tx \(lastTx?.seq ?? 0))")
+                    evidence.append("writer \(writer) Note \(id.uuidString): expected \(want) after tx \(best.prefix), found \(have) (\(Self.origin(of: state.notes[id], id: id, in: sequence)))")
                     if evidence.count >= 10 { break }
                 }
             }
             return Match(writer: writer, prefixes: prefixes, sequenceLength: sequence.count, mismatches: evidence)
         }
+    }
+
+    /// Which transaction of `sequence` left the state found for `id` (the last one that wrote that very state,
+    /// or deleted the object when it is absent), in words for evidence.
+    static func origin(of found: String?, id: UUID, in sequence: [Transaction]) -> String {
+        let touching = sequence.filter { $0.ops.contains { $0.id == id } }
+        guard let found else {
+            if let deletion = touching.last(where: { $0.ops.contains { $0.id == id && $0.op == "delete" } }) { return "deleted by tx \(deletion.seq)" }
+            return touching.isEmpty ? "no transaction touched it" : "absent: not yet inserted at that point"
+        }
+        if let writer = touching.last(where: { $0.ops.contains { $0.id == id && $0.hash == found } }) { return "that state was written by tx \(writer.seq)" }
+        return "no transaction of this writer wrote that state (\(touching.count) touched the object, last tx \(touching.last?.seq ?? 0))"
     }
 
     /// Objects in the store that no history and no initial state explains, and initial objects that changed.

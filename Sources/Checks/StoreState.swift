@@ -50,6 +50,12 @@ public struct StoreState: Sendable {
         options.readOnly = true
         let store = try PersistentStore(at: url, model: model, options: options)
         defer { try? store.close() }
+        return try read(store, model: model, holding: {})
+    }
+
+    /// Reads an open store in one read transaction and calls `hold` before that transaction ends: a reader that
+    /// keeps its snapshot a while, as an app's UI fetch does (a WAL checkpoint cannot pass its read mark).
+    public static func read(_ store: PersistentStore, model: ManagedObjectModel = .library, holding hold: () -> Void) throws -> StoreState {
         var state = StoreState()
         state.storeUUID = store.metadata.storeUUID
         state.versionHashes = store.metadata.versionHashes
@@ -67,6 +73,7 @@ public struct StoreState: Sendable {
                     }
                 }
             }
+            hold()
         }
         return state
     }

@@ -1,6 +1,7 @@
 import Checks
 import FaultFS
 import Foundation
+import SeededRandomness
 import StoreCheck
 import StoreModel
 import Workload
@@ -111,7 +112,7 @@ public struct CrashStateEnumerator {
         var pending: [OpRecord] = []
         let barriers = records.filter { ["fsync", "fdatasync", "fsyncdir", "sync-all"].contains($0.op) && $0.result >= 0 }
         summary.persistencePoints = barriers.count
-        var random = StoreModel.SeededRandom(seed: seed)
+        var random = SeededRandom(seed: seed)
         var chosen = Set<UInt64>()
         let interesting = barriers.filter { tracked($0.path) || $0.op == "fsyncdir" }
         if interesting.count <= maxPoints {

@@ -3,6 +3,7 @@ import Foundation
 import Reporting
 import Runner
 import Scenario
+import SeededRandomness
 import StoreModel
 
 /// `lifeboat explore`: runs seeded variations of a scenario until an invariant fails or the budget ends, then

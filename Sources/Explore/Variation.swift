@@ -1,5 +1,6 @@
 import Foundation
 import Scenario
+import SeededRandomness
 import StoreModel
 
 /// Variations of a scenario drawn from a seed: the writers' seed, number, load and mix of blobs and checkpoints,

@@ -1,4 +1,5 @@
 import Foundation
+import SeededRandomness
 import Synchronization
 #if canImport(Glibc)
 import Glibc

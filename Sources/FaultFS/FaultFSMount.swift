@@ -1,3 +1,4 @@
+import ChildProcesses
 import Foundation
 import Synchronization
 #if canImport(Glibc)
@@ -15,16 +16,19 @@ public final class FaultFSMount: Sendable {
     /// Where the daemon's stdout/stderr go.
     public let daemonOutput: URL
     public let pid: Int32
+    /// The daemon process (started and reaped through ChildProcesses).
+    let daemon: SpawnedChild
     public let client: ControlClient
     private let finished = Mutex(false)
 
-    private init(backing: URL, mountpoint: URL, controlSocket: URL, log: URL?, daemonOutput: URL, pid: Int32) {
+    private init(backing: URL, mountpoint: URL, controlSocket: URL, log: URL?, daemonOutput: URL, daemon: SpawnedChild) {
         self.backing = backing
         self.mountpoint = mountpoint
         self.controlSocket = controlSocket
         self.log = log
         self.daemonOutput = daemonOutput
-        self.pid = pid
+        self.daemon = daemon
+        self.pid = daemon.pid
         self.client = ControlClient(socketPath: controlSocket.path)
     }
 
@@ -48,12 +52,18 @@ public final class FaultFSMount: Sendable {
         if let log { args += ["--log", log.path] }
         if logData { args.append("--log-data") }
         args += extraArguments
-        let pid = try Spawn.start(exe.path, args, outputPath: output.path)
+        let daemon: SpawnedChild
+        do {
+            daemon = try SpawnedChild.start(ChildSpec(name: "faultfs", executable: exe.path, arguments: args,
+                                                      output: .file(output.path, append: true)))
+        } catch {
+            throw FaultFSError.launch(error.description)
+        }
         let mount = FaultFSMount(backing: backing, mountpoint: mountpoint, controlSocket: URL(fileURLWithPath: socket),
-                                 log: log, daemonOutput: output, pid: pid)
+                                 log: log, daemonOutput: output, daemon: daemon)
         let deadline = monotonicSeconds() + timeout
         while monotonicSeconds() < deadline {
-            if Spawn.hasExited(pid) {
+            if !daemon.isRunning {
                 mount.finished.withLock { $0 = true }
                 let out = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
                 throw FaultFSError.launch("faultfs daemon exited during start: \(out)")
@@ -170,9 +180,9 @@ public final class FaultFSMount: Sendable {
         let mnt = mountpoint.path
         _ = try? client.send(ControlRequest(verb: "shutdown"))
         if !waitForExit(seconds: 10) {
-            if StaleMounts.isMounted(mnt) { Spawn.run("/usr/bin/fusermount3", ["-u", mnt]) }
+            if StaleMounts.isMounted(mnt) { StaleMounts.fusermount(["-u", mnt]) }
             if !waitForExit(seconds: 3) {
-                kill(pid, SIGKILL)
+                daemon.signal(SIGKILL)
                 _ = waitForExit(seconds: 5)
             }
         }
@@ -180,10 +190,13 @@ public final class FaultFSMount: Sendable {
         unlink(controlSocket.path)
     }
 
+    /// True once the daemon has exited (and been reaped).
+    public var daemonExited: Bool { !daemon.isRunning }
+
     private func waitForExit(seconds: Double) -> Bool {
         let deadline = monotonicSeconds() + seconds
         while monotonicSeconds() < deadline {
-            if Spawn.hasExited(pid) { return true }
+            if !daemon.isRunning { return true }
             usleep(10_000)
         }
         return false

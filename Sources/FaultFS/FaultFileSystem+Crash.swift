@@ -2,6 +2,7 @@ import CFuse3
 import Foundation
 #if canImport(Glibc)
 import Glibc
+import SeededRandomness
 #endif
 
 /// The crash model's verbs: crash, sync-all, status.

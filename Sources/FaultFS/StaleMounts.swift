@@ -79,7 +79,7 @@ public enum StaleMounts {
             let mounts = fuseMounts(under: path).map(\.mountpoint).sorted { $0.count > $1.count }
             if mounts.isEmpty { break }
             for m in mounts {
-                if lb_umount_detach(m) == 0 || Spawn.run("/usr/bin/fusermount3", ["-u", "-z", m]) == 0 {
+                if lb_umount_detach(m) == 0 || fusermount(["-u", "-z", m]) == 0 {
                     cleared.append(m)
                 }
             }

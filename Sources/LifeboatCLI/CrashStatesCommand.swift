@@ -18,6 +18,10 @@ struct CrashStatesCommand: ParsableCommand {
     @Option(help: "Where reports go.") var reports: String = "reports"
     @Option(help: "Scratch directory.") var scratch: String?
 
+    func validate() throws {
+        guard (1...100_000).contains(maxPoints) else { throw ValidationError("--max-points must be between 1 and 100000") }
+    }
+
     func run() throws {
         let file = URL(cliPath: scenario)
         let parsed = try ScenarioCommandSupport.load(file)

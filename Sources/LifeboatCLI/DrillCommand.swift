@@ -16,8 +16,8 @@ struct DrillCommand: ParsableCommand {
     @Flag(help: "Keep the scratch stores for inspection.") var keep = false
 
     func validate() throws {
-        guard objects >= 10 else { throw ValidationError("--objects must be at least 10") }
-        guard walTransactions >= 3 else { throw ValidationError("--wal-transactions must be at least 3") }
+        guard (10...50_000_000).contains(objects) else { throw ValidationError("--objects must be between 10 and 50000000") }
+        guard (3...10_000_000).contains(walTransactions) else { throw ValidationError("--wal-transactions must be between 3 and 10000000") }
     }
 
     func run() throws {

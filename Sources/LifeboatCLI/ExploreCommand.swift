@@ -20,8 +20,9 @@ struct ExploreCommand: ParsableCommand {
     @Option(help: "Scratch directory.") var scratch: String?
 
     func validate() throws {
-        guard runs >= 1 else { throw ValidationError("--runs must be at least 1") }
-        guard timeLimit > 0 else { throw ValidationError("--time-limit must be positive") }
+        guard (1...1_000_000).contains(runs) else { throw ValidationError("--runs must be between 1 and 1000000") }
+        guard timeLimit > 0, timeLimit <= 604_800 else { throw ValidationError("--time-limit must be positive and at most 604800 s (a week)") }
+        guard (0...1_000_000).contains(shrinkRuns) else { throw ValidationError("--shrink-runs must be between 0 and 1000000") }
     }
 
     func run() throws {

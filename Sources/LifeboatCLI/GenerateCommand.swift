@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Scenario
 import StoreModel
 
 /// `lifeboat generate`: builds a store of the library model from a seed.
@@ -18,7 +19,10 @@ struct GenerateCommand: ParsableCommand {
     var history = false
 
     func validate() throws {
-        guard objects >= 0 else { throw ValidationError("--objects must be >= 0") }
+        guard (0...50_000_000).contains(objects) else { throw ValidationError("--objects must be between 0 and 50000000") }
+        guard blobSize.bytes <= ByteSizeText.maximumValueSize else {
+            throw ValidationError("--blob-size must be at most \(ByteSizeText.maximumValueSize) bytes (256MiB)")
+        }
         guard (0...1).contains(blobFraction) else { throw ValidationError("--blob-fraction must be between 0 and 1") }
         guard StoreOptions.JournalMode(rawValue: journalMode.lowercased()) != nil else {
             throw ValidationError("--journal-mode must be one of \(StoreOptions.JournalMode.allCases.map(\.rawValue).joined(separator: ", "))")

@@ -25,6 +25,9 @@ struct StrategyArguments: ParsableArguments {
     func validate() throws {
         if let holdAtPage, holdAtPage < 1 { throw ValidationError("--hold-at-page must be at least 1") }
         if let maxRestarts, maxRestarts < 0 { throw ValidationError("--max-restarts must not be negative") }
+        // sqlite3_backup_step(0) copies nothing, so a backup with 0 pages per step never ends.
+        if pagesPerStep == 0 || pagesPerStep < -1 { throw ValidationError("--pages-per-step must be -1 (all at once) or at least 1") }
+        if let stepDelay, !(0...10).contains(stepDelay) { throw ValidationError("--step-delay must be between 0 and 10 seconds") }
         if (holdAtPage == nil) != (holdMarker == nil) { throw ValidationError("--hold-at-page and --hold-marker go together") }
         if (gateFIFO == nil) != (gateProgress == nil) { throw ValidationError("--gate-fifo and --gate-progress go together") }
     }

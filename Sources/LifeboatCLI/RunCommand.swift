@@ -27,6 +27,8 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Run only the K-th of N deterministic slices of the (scenario, seed) pairs, e.g. 2/3 (merge with `lifeboat report merge`).") var shard: String?
     @Option(help: "Start no new run once this much time is spent (10m, 90s, 1h30m); what was not run is listed.") var timeBudget: String?
     @Flag(help: "Exit 2 instead of skipping the drills that need FaultFS when FUSE is unavailable.") var requireFuse = false
+    @Flag(help: "Only read and check the scenario files (exit 0 when all are valid, 2 at the first bad one); run nothing.")
+    var dryRun = false
 
     func validate() throws { try validateCampaignOptions() }
 
@@ -37,6 +39,10 @@ struct RunCommand: ParsableCommand {
             var scenario = try ScenarioCommandSupport.load(file)
             if let seed { scenario.seed = seed }
             parsed.append((file, scenario))
+        }
+        if dryRun {
+            for (file, scenario) in parsed { print("\(file.path): \(scenario.name) is valid") }
+            return
         }
         if try runAsCampaign(parsed) { return }
         let showProgress = verbose || isatty(STDOUT_FILENO) != 0

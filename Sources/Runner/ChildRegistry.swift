@@ -1,22 +1,37 @@
+import ChildProcesses
 import FaultFS
 import Foundation
 
-/// Child processes of a run (writers, backup and restore steps), started with posix_spawn through Foundation's
-/// Process, their output in log files, and a pid file (runner pid first, then its children) so a runner killed
-/// with SIGKILL has its orphans, mounts and scratch removed by the next run.
+/// Child processes of a run (writers, backup and restore steps, sidecars), started through ChildProcesses
+/// (posix_spawn, each in its own process group so a crash kills and a pause freezes what a step started too),
+/// their output in log files, and a pid file (runner pid first, then its children) so a runner killed with
+/// SIGKILL has its orphans, mounts and scratch removed by the next run.
+///
+/// When the store lives on FaultFS the runner sets `syncShim`, and every child started `onVolume` gets the
+/// sync shim preloaded (its sync(2)/syncfs(2), and its descendants', reach FaultFS as `sync-all`).
 public final class ChildRegistry: @unchecked Sendable {
-    public final class Child {
-        public let name: String
-        public let process: Process
+    public final class Child: Sendable {
+        public let process: SpawnedChild
         public let log: URL
-        init(name: String, process: Process, log: URL) {
-            self.name = name
+        init(process: SpawnedChild, log: URL) {
             self.process = process
             self.log = log
         }
+        public var name: String { process.name }
+        public var pid: Int32 { process.pid }
         public var isRunning: Bool { process.isRunning }
+        /// The exit status once it ended: the exit code, or minus the signal that ended it.
+        public var status: Int32? { process.termination?.status }
         public var output: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
     }
+
+    /// The sync shim children on the store's volume get (nil when the volume is not FaultFS or the library was
+    /// not built).
+    public var syncShim: SyncShim? {
+        get { lock.withLock { shim } }
+        set { lock.withLock { shim = newValue } }
+    }
+    private var shim: SyncShim?
 
     let pidFile: URL
     let logDirectory: URL
@@ -27,6 +42,7 @@ public final class ChildRegistry: @unchecked Sendable {
         self.pidFile = pidFile
         self.logDirectory = logDirectory
         try FileManager.default.createDirectory(at: logDirectory, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: pidFile.deletingLastPathComponent(), withIntermediateDirectories: true)
         try (String(getpid()) + "\n").write(to: pidFile, atomically: true, encoding: .utf8)
     }
 
@@ -48,7 +64,8 @@ public final class ChildRegistry: @unchecked Sendable {
             if let runner = lines.first.flatMap({ Int32($0.trimmingCharacters(in: .whitespaces)) }), isLifeboat(runner) { continue }
             for line in lines.dropFirst() {
                 guard let pid = Int32(line.trimmingCharacters(in: .whitespaces)), pid > 1, isLifeboat(pid) else { continue }
-                if kill(pid, SIGKILL) == 0 { leftovers.processes += 1 }
+                // Children lead their own process groups: the group goes too (a backup script's grandchildren).
+                if kill(-pid, SIGKILL) == 0 || kill(pid, SIGKILL) == 0 { leftovers.processes += 1 }
             }
             leftovers.processes += signalMarked(mark(forPidFile: file), SIGKILL)
             let directory = scratchRoot.appendingPathComponent(String(name.dropLast(".pids".count)))
@@ -66,25 +83,24 @@ public final class ChildRegistry: @unchecked Sendable {
         return cmdline.contains("lifeboat") || cmdline.contains("LifeboatPackageTests") || cmdline.contains("faultfs")
     }
 
-    public func start(_ name: String, executable: URL, arguments: [String], environment: [String: String] = [:]) throws -> Child {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-            .merging([Self.markVariable: Self.mark(forPidFile: pidFile)]) { _, mark in mark }
+    /// Starts a child whose stdout and stderr go to `logs/NAME.log`. `environment` is added to this process's;
+    /// `onVolume` children get the sync shim when there is one.
+    public func start(_ name: String, executable: URL, arguments: [String], environment: [String: String] = [:],
+                      onVolume: Bool = true) throws -> Child {
         let log = logDirectory.appendingPathComponent("\(name).log")
-        guard FileManager.default.createFile(atPath: log.path, contents: nil) else {
-            throw RunError.environment("cannot create \(log.path)")
+        // The run mark goes into every child's environment, so the processes it starts are found at a crash.
+        let marked = environment.merging([Self.markVariable: Self.mark(forPidFile: pidFile)]) { _, mark in mark }
+        let spec = ChildSpec(name: name, executable: executable.path, arguments: arguments, environment: marked,
+                             output: .file(log.path), ownProcessGroup: true, syncShim: onVolume ? syncShim : nil)
+        let process: SpawnedChild
+        do {
+            process = try SpawnedChild.start(spec)
+        } catch {
+            throw RunError.environment(error.description)
         }
-        let handle = try FileHandle(forWritingTo: log)
-        process.standardOutput = handle
-        process.standardError = handle
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        try? handle.close()
-        let child = Child(name: name, process: process, log: log)
+        let child = Child(process: process, log: log)
         lock.withLock { children.append(child) }
-        try? (([String(getpid())] + lock.withLock { children.map { String($0.process.processIdentifier) } }).joined(separator: "\n") + "\n")
+        try? (([String(getpid())] + lock.withLock { children.map { String($0.pid) } }).joined(separator: "\n") + "\n")
             .write(to: pidFile, atomically: true, encoding: .utf8)
         return child
     }
@@ -92,36 +108,34 @@ public final class ChildRegistry: @unchecked Sendable {
     /// The name of the first child among `pids` (a caller and its ancestors), e.g. the backup step whose script's
     /// `cp` made a call.
     public func name(ofAny pids: [Int32]) -> String? {
-        let known = lock.withLock { children.map { ($0.process.processIdentifier, $0.name) } }
+        let known = lock.withLock { children.map { ($0.pid, $0.name) } }
         for pid in pids { if let match = known.first(where: { $0.0 == pid }) { return match.1 } }
         return nil
     }
 
-    /// Waits for a child; kills it after `timeout` seconds. Returns its exit status (-9 when killed).
-    public func wait(_ child: Child, timeout: Double) -> Int32 {
-        let deadline = Date().addingTimeInterval(timeout)
-        while child.process.isRunning {
-            if Date() > deadline { kill(child.process.processIdentifier, SIGKILL) }
-            usleep(5_000)
-        }
-        child.process.waitUntilExit()
-        return child.process.terminationReason == .uncaughtSignal ? -child.process.terminationStatus : child.process.terminationStatus
+    /// Waits for a child; kills it (and its group) after `timeout` seconds. Returns its exit status (minus the
+    /// signal when one ended it, -9 when killed). SIGINT/SIGTERM (`Interruption`) cut the wait short: the child
+    /// is killed and `RunError.interrupted` thrown, so Ctrl-C is honoured within milliseconds.
+    public func wait(_ child: Child, timeout: Double) throws -> Int32 {
+        let termination = child.process.wait(timeout: timeout, stop: { Interruption.requested })
+        if termination.stopped { throw RunError.interrupted }
+        return termination.status
     }
 
-    /// SIGKILLs every child still running (a crash, or the end of a run) and reaps them; without a filter, every
-    /// process the children started too (`ChildRegistry+Marks.swift`).
+    /// SIGKILLs every child still running (a crash, or the end of a run) and its process group, and reaps them;
+    /// without a filter, every process the children started too, wherever it went (`ChildRegistry+Marks.swift`).
     public func killAll(_ filter: ((Child) -> Bool)? = nil) {
-        let running = lock.withLock { children.filter { $0.isRunning && (filter?($0) ?? true) } }
-        for child in running { kill(child.process.processIdentifier, SIGKILL) }
+        let chosen = lock.withLock { children.filter { filter?($0) ?? true } }
+        for child in chosen { child.process.signal(SIGKILL) }
         if filter == nil { Self.signalMarked(Self.mark(forPidFile: pidFile), SIGKILL) }
-        for child in running { child.process.waitUntilExit() }
+        for child in chosen where child.isRunning { child.process.wait() }
     }
 
-    /// SIGSTOPs every child still running: time stands still for the store's processes (a crash that is about
-    /// to come must find them where they were, while the runner reads what it needs first).
+    /// SIGSTOPs every child still running and its group: time stands still for the store's processes (a crash
+    /// that is about to come must find them where they were, while the runner reads what it needs first).
     public func pauseAll() {
         let running = lock.withLock { children.filter { $0.isRunning } }
-        for child in running { kill(child.process.processIdentifier, SIGSTOP) }
+        for child in running { child.process.signal(SIGSTOP) }
         Self.signalMarked(Self.mark(forPidFile: pidFile), SIGSTOP)
     }
 

@@ -39,7 +39,7 @@ extension ScenarioRunner {
     func tickSidecars(children: ChildRegistry, writersRunning: Bool) throws {
         let state = sidecarState
         let t = now()
-        for (position, entry) in state.entries.enumerated() where entry.end == nil && !entry.child.isRunning {
+        for (position, entry) in state.entries.enumerated() where entry.end == nil && Self.hasExited(entry.child) {
             endSidecar(position, ending: Self.ending(of: entry.child, crashed: crash != nil))
         }
         var waiting: [Scenario.Sidecar] = []
@@ -74,7 +74,7 @@ extension ScenarioRunner {
     func stopSidecars() {
         let state = sidecarState
         for (position, entry) in state.entries.enumerated() where entry.end == nil {
-            if entry.child.isRunning { stopSidecar(position) } else { endSidecar(position, ending: Self.ending(of: entry.child, crashed: crash != nil)) }
+            if !Self.hasExited(entry.child) { stopSidecar(position) } else { endSidecar(position, ending: Self.ending(of: entry.child, crashed: crash != nil)) }
         }
         for sidecar in state.pending {
             errors.append("sidecar \(sidecar.name) never started (start: \(sidecar.start); the run ended first)")
@@ -103,8 +103,8 @@ extension ScenarioRunner {
     /// SIGTERM to the sidecar's process group (the shell and the tool it runs), SIGKILL after the grace.
     private func stopSidecar(_ position: Int) {
         let entry = sidecarState.entries[position]
-        let pid = entry.child.process.processIdentifier
-        // Foundation starts every child in a process group of its own: the group holds the tool too.
+        let pid = entry.child.pid
+        // Every child of the run leads a process group of its own: the group holds the tool too.
         let group = getpgid(pid) == pid ? -pid : pid
         kill(group, SIGTERM)
         let deadline = Date().addingTimeInterval(entry.sidecar.grace)
@@ -115,31 +115,30 @@ extension ScenarioRunner {
             kill(pid, SIGKILL)
             ending = "killed after a grace of \(entry.sidecar.grace) s"
         }
-        // What is left of its group (a background child that ignored SIGTERM) goes too. Foundation sees the end of
-        // a child only once every process holding its descriptors is gone, so this settles Process.isRunning;
-        // a stray outside the group is left to the end of the run, which kills every marked process.
-        if group < 0 { kill(group, SIGKILL) }
+        // What is left of its group (a background child that ignored SIGTERM) goes when the leader is reaped; a
+        // stray outside the group is left to the end of the run, which kills every marked process.
         let settle = Date().addingTimeInterval(1)
         while entry.child.isRunning, Date() < settle { usleep(5_000) }
         endSidecar(position, ending: ending)
     }
 
     /// Whether the sidecar has ended: every process of its group (the shell, and the tool it runs, which may
-    /// take a while to shut down after SIGTERM) is gone or a zombie. Foundation's `isRunning` alone does not say:
-    /// it stays true while any process holds the child's descriptors, and the shell may end long before its tool.
-    /// Every thread counts, since a multithreaded tool (a Go program shutting down) can show its first thread as a
-    /// zombie while the others still work.
+    /// take a while to shut down after SIGTERM) is gone or a zombie. The group is looked at BEFORE the leader is
+    /// reaped, because reaping a group leader kills what is left of its group (ChildProcesses), and a tool
+    /// finishing its shutdown after SIGTERM must be given its grace. Every thread counts, since a multithreaded
+    /// tool (a Go program shutting down) can show its first thread as a zombie while the others still work.
     static func hasExited(_ child: ChildRegistry.Child) -> Bool {
-        guard child.isRunning else { return true }
-        let pid = child.process.processIdentifier
-        guard getpgid(pid) == pid else { return !isAlive(pid) }
+        if child.status != nil { return true }
+        let pid = child.pid
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-        return !entries.contains { entry in
+        let groupAlive = entries.contains { entry in
             guard let member = Int32(entry), let stat = try? String(contentsOfFile: "/proc/\(member)/stat", encoding: .utf8),
                   let close = stat.lastIndex(of: ")") else { return false }
             let fields = stat[stat.index(after: close)...].split(separator: " ")
             return fields.count > 2 && Int32(fields[2]) == pid && isAlive(member)
         }
+        if groupAlive { return false }
+        return !child.isRunning
     }
 
     /// A process with at least one thread that is neither a zombie nor dead.
@@ -156,9 +155,9 @@ extension ScenarioRunner {
 
     /// How a sidecar that is no longer running ended on its own (or by the crash's SIGKILL).
     static func ending(of child: ChildRegistry.Child, crashed: Bool) -> String {
-        let status = child.process.terminationStatus
-        guard child.process.terminationReason == .uncaughtSignal else { return "exited with \(status)" }
-        return crashed && status == SIGKILL ? "killed by the crash" : "killed by signal \(status)"
+        guard let termination = child.process.termination else { return "still running" }
+        guard let signal = termination.signal else { return "exited with \(termination.exitCode)" }
+        return crashed && signal == SIGKILL ? "killed by the crash" : "killed by signal \(signal)"
     }
 
     private func endSidecar(_ position: Int, ending: String) {

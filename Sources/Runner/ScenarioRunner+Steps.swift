@@ -1,4 +1,5 @@
 import Checks
+import ChildProcesses
 import Foundation
 import Reporting
 import Scenario
@@ -34,6 +35,7 @@ extension ScenarioRunner {
                 errors.append("\(name): no backup to restore from")
                 return
             }
+            stopReaders(children: children)
             if liveBeforeRestore == nil { liveBeforeRestore = try? StoreState.read(live) }
             backupSource = (last.store, last.state)
             target = live
@@ -55,6 +57,7 @@ extension ScenarioRunner {
             arguments += ["--gate-fifo", files.fifo.path, "--gate-progress", files.progress.path]
         }
         let start = now()
+        let walAtStart = Self.walBytes(live)
         note(name, .start, "\(step.strategy)")
         // Command strategies find scripts that ship beside the scenario through LIFEBOAT_SCENARIO_DIR.
         let child = try children.start(name, executable: executable, arguments: arguments,
@@ -67,7 +70,7 @@ extension ScenarioRunner {
             var reason: String
             if let page = crashPlan.atPage {
                 // The child stops itself at the page and says so; the crash comes while it holds.
-                while child.isRunning, !FileManager.default.fileExists(atPath: holdMarker.path), now() < scenario.timeLimit { usleep(1_000) }
+                while child.isRunning, !FileManager.default.fileExists(atPath: holdMarker.path), now() < scenario.timeLimit, !Interruption.requested { usleep(1_000) }
                 let held = (try? String(contentsOf: holdMarker, encoding: .utf8))?.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
                 interrupted = child.isRunning
                 if let held, held.count == 2 {
@@ -77,20 +80,21 @@ extension ScenarioRunner {
                 }
             } else {
                 let deadline = Date().addingTimeInterval(whileRunning == nil ? crashPlan.delay : 0)
-                while child.isRunning, Date() < deadline { usleep(1_000) }
+                while child.isRunning, Date() < deadline, now() < scenario.timeLimit, !Interruption.requested { usleep(1_000) }
                 interrupted = child.isRunning
                 reason = interrupted ? "during \(name), \(String(format: "%.3f", now() - start)) s in" : "right after \(name) (it finished before the crash point)"
             }
-            if !interrupted, step.action == .backup {
-                // The backup finished first: freeze the writers where they are (the power fails now), take the
-                // backup's state as it reported success, then crash, so `backup-durable` can compare the two.
+            if !interrupted {
+                // The step finished first: freeze the writers where they are (the power fails now), take the
+                // backup's state as it reported success (or compare the restored store with the backup), then
+                // crash, so `backup-durable` and `restore-durable` can compare the two.
                 children.pauseAll()
                 deferredCrash = (crashPlan, reason)
             } else {
                 try simulateCrash(crashPlan, children: children, volume: volume, live: live, reason: reason)
             }
         }
-        let status = children.wait(child, timeout: max(1, scenario.timeLimit - now()))
+        let status = try children.wait(child, timeout: max(1, scenario.timeLimit - now()))
         if deferredCrash == nil, !interrupted, try crashIfFrozen(children: children, volume: volume, live: live) {
             // A crash rule fired while the step ran: the step died with the power, it did not fail.
             interrupted = true
@@ -102,8 +106,11 @@ extension ScenarioRunner {
         let succeeded = status == 0 && outcome != nil && !interrupted
         var summary = OperationSummary(name: name, action: step.action.rawValue, strategy: step.strategy, start: start, end: end,
                                        succeeded: succeeded, store: target.path, details: outcome?.details ?? [:],
-                                       error: succeeded ? nil : (interrupted ? "interrupted by the crash" : String(output.suffix(400))))
+                                       error: succeeded ? nil : (interrupted ? "interrupted by the crash"
+                                           : OutputExcerpt.headAndTail(output, limit: 1600) + "\n(full output: logs/\(name).log in the run directory)"))
         if let peak = outcome?.details["peakRSSKiB"] { summary.details["peakRSSKiB"] = peak }
+        summary.details["walBytesAtStart"] = String(walAtStart)
+        summary.details["walBytesAtEnd"] = String(Self.walBytes(live))
         operations.append(summary)
         note(name, .end, succeeded ? "done" : "failed: \(summary.error ?? "")")
         switch step.action {
@@ -129,8 +136,15 @@ extension ScenarioRunner {
             if interrupted {
                 record([Invariants.interruptedRestoreAllOrNothing(live, before: liveBeforeRestore, backup: backupSource?.state, label: label)])
             }
-            guard succeeded, let backupSource else { return }
+            guard succeeded, let backupSource else {
+                if let deferredCrash { try simulateCrash(deferredCrash.plan, children: children, volume: volume, live: live, reason: deferredCrash.reason) }
+                return
+            }
             record([Invariants.restoreEqualsBackup(live, backup: backupSource.store, label: label)])
+            if let deferredCrash {
+                try simulateCrash(deferredCrash.plan, children: children, volume: volume, live: live, reason: deferredCrash.reason)
+                record([Invariants.restoreDurable(live, backup: backupSource.store, crash: deferredCrash.reason, label: label)])
+            }
             let model = scenario.appModel == "library-v2" ? ManagedObjectModel.libraryV2 : .library
             let backupObjects = backupSource.state.map { $0.notes.count + $0.others.count } ?? 0
             record([Invariants.restoreOpens(live, model: model, lightweight: scenario.lightweightMigration, backupObjects: backupObjects, label: label)])

@@ -1,5 +1,6 @@
 import Foundation
 import Scenario
+import SeededRandomness
 import StoreModel
 import Workload
 
@@ -80,11 +81,12 @@ extension ScenarioRunner {
         for fd in fifos { close(fd) }
         fifos.removeAll()
         for (index, writer) in writers.enumerated() {
-            _ = children.wait(writer, timeout: 30)
-            note("writer-\(index + 1)", .end, "exited with \(writer.process.terminationStatus)")
+            _ = try children.wait(writer, timeout: 30)
+            note("writer-\(index + 1)", .end, "exited with \(writer.status ?? 0)")
         }
         try tickSidecars(children: children, writersRunning: false)
         while let (index, step) = schedule.due(commits: Int.max, seconds: .infinity, writersRunning: false) {
+            try checkDeadline()
             try runStep(index, step, live: live, scratch: scratch, children: children, volume: volume, crashPlan: nil)
         }
     }

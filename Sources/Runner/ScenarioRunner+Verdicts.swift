@@ -10,9 +10,13 @@ extension ScenarioRunner {
     func finish(history: URL, live: URL, runID: String, startedAt: String) -> RunResult {
         let transactions = withoutFreezeArtifacts(HistoryReader.transactions(in: history))
         let oracle = Oracle(transactions: transactions, initial: initial)
+        checkReaders(history: history, oracle: oracle)
         for backup in backups {
             let label = "\(backup.name) (\(scenario.schedule[backup.index].strategy))"
-            guard let state = backup.state else { continue }
+            guard let state = backup.state else {
+                record([Invariants.walContentUnreadable(oracle: oracle, backupStart: backup.start, label: label)])
+                continue
+            }
             let matches = oracle.match(state)
             record([
                 Invariants.walContentCarried(matches, oracle: oracle, backupStart: backup.start, label: label),
@@ -62,6 +66,8 @@ extension ScenarioRunner {
         case "restore-equals-backup", "restore-opens": "no completed restore in this run"
         case "wal-content-carried", "snapshot-consistent", "metadata-preserved": "no completed backup in this run"
         case "backup-completes": "no backup in this run"
+        case "reader-consistent": "no readers in this run (readers: {count, hold, every})"
+        case "restore-durable": "no crash after a finished restore in this run"
         case "backup-durable": "no crash after a backup on the store's volume (faults.backups_on_volume)"
         default: "nothing in this run to check it on"
         }

@@ -1,4 +1,5 @@
 import Checks
+import ChildProcesses
 import Foundation
 import Reporting
 import Scenario
@@ -97,10 +98,15 @@ public final class ScenarioRunner {
             note("runner", .note, "cleaned up after a run that died: \(leftovers.processes) process(es) killed, \(leftovers.mounts) FaultFS mount(s) cleared, \(leftovers.directories) scratch director(ies) removed")
         }
         defer { if !settings.keepScratch { try? FileManager.default.removeItem(at: scratch) } }
-        let children = try ChildRegistry(pidFile: pidFile, logDirectory: scratch.appendingPathComponent("logs"))
+        // Child logs go in the run directory: evidence quotes a command's head and tail, the log keeps all of it.
+        let children = try ChildRegistry(pidFile: pidFile, logDirectory: runDirectory.url.appendingPathComponent("logs"))
         defer { children.finish() }
         childRegistry = children
         let volume = try (settings.makeVolume ?? StoreVolumes.make)(scenario, scratch.appendingPathComponent("store"))
+        children.syncShim = volume.syncShim(besides: executable)
+        if volume is FaultFSVolume, children.syncShim == nil {
+            note("runner", .note, "\(SyncShim.libraryName) not found beside \(executable.path): sync(2)/syncfs(2) of children will not reach FaultFS (build it with `swift build`)")
+        }
         defer {
             // Children hold files on the volume: they go first, then the unmount.
             children.finish()
@@ -147,6 +153,8 @@ public final class ScenarioRunner {
             armed[id] = index
             note("faultfs", .fault, "armed rule \(index): \(rule.ops.joined(separator: ",")) \(rule.path) -> \(rule.action)")
         }
+        // Readers first: an app's UI is reading before and while the writers write.
+        try startReaders(live: live, history: history, scratch: scratch, children: children)
         sidecarState.environment = toolEnvironment(live: live, scratch: scratch, volume: volume)
         sidecarState.pending = scenario.sidecars
         var writers: [ChildRegistry.Child] = []
@@ -160,6 +168,7 @@ public final class ScenarioRunner {
                 synchronous: scenario.writers.synchronous, checkpoint: scenario.writers.checkpoint, epoch: epoch)
             var writerConfig = config
             writerConfig.journalMode = scenario.store.journalMode
+            writerConfig.externalDataGracePeriod = scenario.writers.externalDataGrace
             if scenario.scheduler == "turns" {
                 let fifo = scratch.appendingPathComponent("turns-\(index + 1)")
                 guard mkfifo(fifo.path, 0o600) == 0 else { throw RunError.environment("mkfifo \(fifo.path): \(String(cString: strerror(errno)))") }
@@ -188,7 +197,7 @@ public final class ScenarioRunner {
             }
             for (index, writer) in writers.enumerated() where !exited.contains(index) && !writer.isRunning {
                 exited.insert(index)
-                note("writer-\(index + 1)", .end, "exited with \(writer.process.terminationStatus)")
+                note("writer-\(index + 1)", .end, "exited with \(writer.status ?? 0)")
             }
             let running = writers.contains { $0.isRunning }
             try tickSidecars(children: children, writersRunning: running)
@@ -228,12 +237,13 @@ public final class ScenarioRunner {
             usleep(10_000)
         }
         for (index, writer) in writers.enumerated() where !crashed && !exited.contains(index) {
-            _ = children.wait(writer, timeout: max(1, scenario.timeLimit - now()))
-            note("writer-\(index + 1)", .end, "exited with \(writer.process.terminationStatus)")
+            _ = try children.wait(writer, timeout: max(1, scenario.timeLimit - now()))
+            note("writer-\(index + 1)", .end, "exited with \(writer.status ?? 0)")
         }
         if crashed {
             // What is left of the schedule after a crash runs against the recovered store.
             while let (index, step) = schedule.due(commits: Int.max, seconds: .infinity, writersRunning: false) {
+                try checkDeadline()
                 try runStep(index, step, live: live, scratch: scratch, children: children, volume: volume, crashPlan: nil)
             }
         }

@@ -1,4 +1,5 @@
 import Foundation
+import SeededRandomness
 import StoreCheck
 import StoreModel
 import Strategies

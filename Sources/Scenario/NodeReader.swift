@@ -49,6 +49,13 @@ struct NodeReader {
 
     var keys: [String] { pairs.map(\.key) }
 
+    /// The node as an Int. YAML 1.1's base-60 integers (`1:30:00`) are refused rather than passed to Yams,
+    /// whose conversion multiplies without overflow checks and traps on a long one (`1:1:1:1:1:1:1:1:1:1:1:1`).
+    static func wholeNumber(_ node: Node) -> Int? {
+        guard let text = node.string, !text.contains(":") else { return nil }
+        return node.int
+    }
+
     mutating func string(_ key: String) throws -> String? {
         guard let node = node(key) else { return nil }
         guard case .scalar(let scalar) = node else { throw error(node, "\(context).\(key) must be text") }
@@ -57,14 +64,14 @@ struct NodeReader {
 
     mutating func int(_ key: String, range: ClosedRange<Int> = 0...Int.max) throws -> Int? {
         guard let node = node(key) else { return nil }
-        guard let value = node.int else { throw error(node, "\(context).\(key) must be a whole number, not '\(node.string ?? "?")'") }
+        guard let value = Self.wholeNumber(node) else { throw error(node, "\(context).\(key) must be a whole number, not '\(node.string ?? "?")'") }
         guard range.contains(value) else { throw error(node, "\(context).\(key) must be between \(range.lowerBound) and \(range.upperBound), not \(value)") }
         return value
     }
 
     mutating func double(_ key: String, range: ClosedRange<Double> = 0...Double.greatestFiniteMagnitude) throws -> Double? {
         guard let node = node(key) else { return nil }
-        guard let value = node.float ?? node.int.map(Double.init) else {
+        guard let value = node.float ?? Self.wholeNumber(node).map(Double.init) else {
             throw error(node, "\(context).\(key) must be a number, not '\(node.string ?? "?")'")
         }
         guard range.contains(value) else { throw error(node, "\(context).\(key) must be between \(range.lowerBound) and \(range.upperBound), not \(value)") }
@@ -77,12 +84,15 @@ struct NodeReader {
         return value
     }
 
-    /// A byte size: a number of bytes or text like 128KiB, 2MB.
-    mutating func size(_ key: String) throws -> Int? {
+    /// A byte size: a number of bytes or text like 128KiB, 2MB, at most `range.upperBound` (by default
+    /// `ByteSizeText.maximumValueSize`: sizes are of single values the generator and writers hold in memory).
+    mutating func size(_ key: String, range: ClosedRange<Int> = 0...ByteSizeText.maximumValueSize) throws -> Int? {
         guard let node = node(key) else { return nil }
-        if let value = node.int, value >= 0 { return value }
-        guard let text = node.string, let value = ByteSizeText.parse(text) else {
+        guard let text = node.string, let value = Self.wholeNumber(node) ?? ByteSizeText.parse(text), value >= 0 else {
             throw error(node, "\(context).\(key) must be a size such as 4096, 128KiB or 2MB, not '\(node.string ?? "?")'")
+        }
+        guard range.contains(value) else {
+            throw error(node, "\(context).\(key) must be between \(range.lowerBound) and \(range.upperBound) bytes, not \(text)")
         }
         return value
     }
@@ -119,9 +129,11 @@ struct NodeReader {
     /// Keys each mapping accepts, for the hint on an unknown key.
     static let allowed: [String: [String]] = [
         "scenario": ["name", "description", "extends", "seed", "store", "writers", "schedule", "faults", "invariants", "expect",
-                     "app_model", "lightweight_migration", "time_limit", "scheduler", "sidecars"],
+                     "app_model", "lightweight_migration", "time_limit", "scheduler", "sidecars", "readers"],
+        "readers": ["count", "hold", "every"],
         "store": ["objects", "blob_fraction", "blob_size", "journal_mode"],
-        "writers": ["count", "transactions", "rate", "mix", "blob_fraction", "blob_size", "synchronous", "checkpoint"],
+        "writers": ["count", "transactions", "rate", "mix", "blob_fraction", "blob_size", "synchronous", "checkpoint",
+                    "external_data_grace"],
         "mix": ["insert", "update", "delete", "link"],
         "schedule": ["backup", "restore", "after_commits", "at_seconds", "after_writers", "every_commits", "times", "destination",
                      "pages_per_step", "step_delay", "max_restarts", "command", "copy_external_data", "allow_clone"],
@@ -134,13 +146,21 @@ struct NodeReader {
 
 /// Byte sizes written as text: 4096, 64KiB, 2MB, 1.5GiB.
 public enum ByteSizeText {
+    /// The largest single value (an attachment) a scenario or `generate` may ask for: 256 MiB. The generator and
+    /// each writer hold one such value in memory at a time, and SQLite refuses values above 1,000,000,000 bytes
+    /// by default (SQLITE_MAX_LENGTH); larger is refused at parse time rather than failing an allocation.
+    public static let maximumValueSize = 256 * 1024 * 1024
+
+    /// Bytes, or nil when the text is not a size or the size does not fit in an Int (1e30, inf, nan).
     public static func parse(_ text: String) -> Int? {
         let trimmed = text.trimmingCharacters(in: .whitespaces).uppercased()
         let units: [(String, Double)] = [("KIB", 1024), ("MIB", 1_048_576), ("GIB", 1_073_741_824), ("KB", 1000), ("MB", 1e6),
                                          ("GB", 1e9), ("K", 1024), ("M", 1_048_576), ("G", 1_073_741_824), ("B", 1)]
         for (suffix, factor) in units where trimmed.hasSuffix(suffix) {
-            guard let number = Double(trimmed.dropLast(suffix.count)), number >= 0 else { return nil }
-            return Int(number * factor)
+            guard let number = Double(trimmed.dropLast(suffix.count)), number >= 0, number.isFinite else { return nil }
+            let bytes = (number * factor).rounded(.down)
+            guard bytes < 9.0e18 else { return nil }
+            return Int(bytes)
         }
         guard let number = Int(trimmed), number >= 0 else { return nil }
         return number

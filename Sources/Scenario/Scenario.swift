@@ -27,8 +27,19 @@ public struct Scenario: Sendable, Equatable, Codable {
     public var scheduler = "free"
     /// Seconds after which the run is stopped and reported as an error.
     public var timeLimit: Double = 300
+    /// Reader processes that hold read transactions while the writers write (nil: none).
+    public var readers: ReaderSpec?
 
     public init(name: String) { self.name = name }
+
+    /// `readers: {count, hold, every}`: processes that read the whole store in one read transaction, keep it
+    /// open `hold` seconds (an app's UI fetch), and start the next one `every` seconds later.
+    public struct ReaderSpec: Sendable, Equatable, Codable {
+        public var count = 1
+        public var hold = 1.0
+        public var every = 0.0
+        public init() {}
+    }
 
     public struct StoreSpec: Sendable, Equatable, Codable {
         public var objects = 300
@@ -59,6 +70,10 @@ public struct Scenario: Sendable, Equatable, Codable {
         /// `auto` (SQLite's default of 1000 pages), `none` (commits stay in the -wal), `frequent` (every 16
         /// pages, so the -wal restarts often), or `truncate` (a TRUNCATE checkpoint after every commit).
         public var checkpoint = "auto"
+        /// Seconds a replaced or deleted external data file stays on disk after the save that made it obsolete
+        /// (`writers.external_data_grace`); nil means the store layer's default (`StoreOptions`). At 0 a backup that
+        /// copies the support folder after its database snapshot can miss files, as it can with Core Data.
+        public var externalDataGrace: Double?
         public init() {}
     }
 

@@ -7,12 +7,15 @@ public enum ScenarioParser {
     public static let invariantNames = [
         "integrity", "no-duplicates", "wal-content-carried", "snapshot-consistent", "blobs-carried",
         "restore-equals-backup", "restore-opens", "durable-after-crash", "live-store-unaffected", "metadata-preserved",
-        "backup-completes", "backup-durable",
+        "backup-completes", "backup-durable", "reader-consistent", "restore-durable",
     ]
     public static let faultOps = ["any", "open", "create", "read", "write", "flush", "release", "fsync", "fsyncdir", "truncate",
                            "fallocate", "rename", "unlink", "mkdir", "rmdir", "link", "symlink", "getattr", "readdir",
                            "chmod", "utimens", "statfs", "copy_file_range", "lseek"]
     static let crashModes = ["keep-none", "keep-prefix", "torn", "reorder"]
+    /// The largest commit or operation count a trigger may name: more than 64 writers x 10,000,000 transactions
+    /// can commit, and small enough that no sum or multiple of two of them overflows.
+    public static let maximumCommits = 1_000_000_000
 
     /// Parses the file at `url`, following `extends:` (relative to the file), and checks the whole scenario.
     public static func parse(file url: URL) throws -> Scenario {
@@ -101,14 +104,29 @@ public enum ScenarioParser {
             }
             try store.finish()
         }
+        if var readers = try reader.mapping("readers") {
+            var spec = s.readers ?? Scenario.ReaderSpec()
+            if let v = try readers.int("count", range: 0...64) { spec.count = v }
+            if let v = try readers.double("hold", range: 0...600) { spec.hold = v }
+            if let v = try readers.double("every", range: 0...600) { spec.every = v }
+            try readers.finish()
+            s.readers = spec
+        }
         if var writers = try reader.mapping("writers") {
             if let v = try writers.int("count", range: 0...64) { s.writers.count = v }
             if let v = try writers.int("transactions", range: 0...10_000_000) { s.writers.transactions = v }
-            if let v = try writers.double("rate", range: 0...100_000) { s.writers.rate = v }
+            if let v = try writers.double("rate", range: 0...100_000) {
+                // A rate of 1e-300 would schedule the second transaction 1e300 s later: 0 (as fast as they go)
+                // or at least one transaction per 100 s.
+                let rateNode = writers.node("rate")
+                guard v == 0 || v >= 0.01 else { throw writers.error(rateNode, "scenario.writers.rate must be 0 (as fast as they go) or between 0.01 and 100000, not \(v)") }
+                s.writers.rate = v
+            }
             if let v = try writers.double("blob_fraction", range: 0...1) { s.writers.blobFraction = v }
             if let v = try writers.size("blob_size") { s.writers.blobSize = v }
             if let v = try writers.choice("synchronous", ["off", "normal", "full", "extra"]) { s.writers.synchronous = v }
             if let v = try writers.choice("checkpoint", ["auto", "none", "frequent", "truncate"]) { s.writers.checkpoint = v }
+            if let v = try writers.double("external_data_grace", range: 0...3600) { s.writers.externalDataGrace = v }
             if var mix = try writers.mapping("mix") {
                 if let v = try mix.int("insert", range: 0...1000) { s.writers.mix.insert = v }
                 if let v = try mix.int("update", range: 0...1000) { s.writers.mix.update = v }
@@ -131,7 +149,7 @@ public enum ScenarioParser {
             }
             if var crash = try faults.mapping("crash") {
                 var c = Scenario.Crash()
-                c.afterCommits = try crash.int("after_commits", range: 1...Int.max)
+                c.afterCommits = try crash.int("after_commits", range: 1...Self.maximumCommits)
                 c.atSeconds = try crash.double("at_seconds")
                 c.duringStep = try crash.int("during_step", range: 0...max(0, s.schedule.count - 1))
                 let delay = try crash.double("delay", range: 0...600)
@@ -197,13 +215,17 @@ public enum ScenarioParser {
             }
             step = Scenario.Step(action: .restore, strategy: name)
         }
-        step.afterCommits = try r.int("after_commits")
-        step.atSeconds = try r.double("at_seconds")
+        step.afterCommits = try r.int("after_commits", range: 0...Self.maximumCommits)
+        step.atSeconds = try r.double("at_seconds", range: 0...86_400)
         step.afterWriters = try r.bool("after_writers") ?? false
-        step.everyCommits = try r.int("every_commits", range: 1...Int.max)
+        step.everyCommits = try r.int("every_commits", range: 1...Self.maximumCommits)
         step.times = try r.int("times", range: 1...10_000) ?? 1
         step.destination = try r.choice("destination", ["fresh", "reuse"]) ?? "fresh"
         step.pagesPerStep = try r.int("pages_per_step", range: -1...1_000_000)
+        if step.pagesPerStep == 0 {
+            // sqlite3_backup_step(0) copies nothing: the backup would never progress.
+            throw r.error(r.node("pages_per_step"), "schedule[\(index)].pages_per_step must be -1 (all at once) or between 1 and 1000000, not 0")
+        }
         step.stepDelay = try r.double("step_delay", range: 0...10)
         step.maxRestarts = try r.int("max_restarts", range: 0...1_000_000)
         step.command = try r.string("command")
@@ -236,8 +258,8 @@ public enum ScenarioParser {
             rule.ops = names
         }
         rule.path = try r.string("path") ?? "*"
-        rule.nth = try r.int("nth", range: 1...Int.max)
-        rule.after = try r.int("after")
+        rule.nth = try r.int("nth", range: 1...Self.maximumCommits)
+        rule.after = try r.int("after", range: 0...Self.maximumCommits)
         rule.probability = try r.double("probability", range: 0...1)
         rule.duringStep = try r.int("during_step", range: 0...max(0, steps - 1))
         if let action = try r.string("action") {
@@ -262,7 +284,10 @@ public enum FaultActionText {
         let words = text.split(separator: " ").map(String.init)
         switch words.first {
         case "errno": return words.count == 2 && errnoNames.contains(words[1])
-        case "short-write", "short-read", "delay", "enospc-after": return words.count == 2 && Int(words[1]) != nil
+        case "short-write", "short-read", "enospc-after":
+            return words.count == 2 && Int(words[1]).map { (0...(1 << 40)).contains($0) } == true
+        // A delay is slept inside the FUSE op: at most a minute, or a run could hang on it.
+        case "delay": return words.count == 2 && Int(words[1]).map { (0...60_000).contains($0) } == true
         case "fsync-lie", "fsync-fail-clean": return words.count == 1
         case "crash":
             // crash [keep-none | keep-prefix N | torn [zeros|garbage] | reorder]: FaultFS freezes the volume right after

@@ -26,7 +26,9 @@ public enum ScenarioYAML {
         out.append("  blob_size: \(s.writers.blobSize)")
         out.append("  synchronous: \(s.writers.synchronous)")
         out.append("  checkpoint: \(s.writers.checkpoint)")
+        if let v = s.writers.externalDataGrace { out.append("  external_data_grace: \(v)") }
         out.append("  mix: {insert: \(s.writers.mix.insert), update: \(s.writers.mix.update), delete: \(s.writers.mix.delete), link: \(s.writers.mix.link)}")
+        if let r = s.readers { out.append("readers: {count: \(r.count), hold: \(r.hold), every: \(r.every)}") }
         out.append(s.schedule.isEmpty ? "schedule: []" : "schedule:")
         for step in s.schedule {
             out.append("  - \(step.action.rawValue): \(step.strategy)")

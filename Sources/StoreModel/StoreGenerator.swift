@@ -1,4 +1,5 @@
 import Foundation
+import SeededRandomness
 
 /// Builds a store of the library model with a given number of objects, a share of notes with an attachment,
 /// and attachment size, all drawn from a seed (the same seed gives the same objects, identities included).

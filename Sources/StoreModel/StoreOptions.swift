@@ -17,8 +17,13 @@ public struct StoreOptions: Sendable, Hashable, Codable {
     public var externalStorageThreshold = 100 * 1024
     /// fsync external data files before the transaction that references them commits.
     public var syncExternalFiles = true
-    /// Seconds an external data file outlives the save that made it obsolete. Core Data removes such files
-    /// lazily, not in the save, so a reader's snapshot (a backup, a migrate) taken just before still finds them.
+    /// Seconds an external data file outlives the save that made it obsolete (scenario key
+    /// `writers.external_data_grace`). Core Data does not document when it deletes old external data files;
+    /// what is known is that it does not delete them inside the save (a reader's snapshot taken just before still
+    /// finds them) and that they go later, on a later save or when the coordinator cleans up, after an
+    /// unspecified delay. The 5 s default is this model's choice, long enough for the drills' backups to finish
+    /// with the files still there; it is not a Core Data figure. Use 0 to model the earliest deletion Core Data
+    /// might do, where a backup that copies the support folder after its database snapshot misses files.
     public var externalDataGracePeriod: Double = 5
     /// Seconds to wait on SQLITE_BUSY before failing.
     public var busyTimeout: Double = 30

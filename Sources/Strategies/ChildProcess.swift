@@ -1,7 +1,10 @@
+import ChildProcesses
 import Foundation
 
-/// Runs a program in a child process (posix_spawn through Foundation's Process: never fork a threaded process),
-/// with extra environment, a timeout, and output captured in a file so a chatty child cannot fill a pipe.
+/// Runs a program in a child process through ChildProcesses (posix_spawn, its own process group so a timeout
+/// kills what it started too), with extra environment, a timeout, and output captured in a file so a chatty
+/// child cannot fill a pipe. The child inherits this process's environment, so a `command` program started by
+/// a step child on a FaultFS volume keeps the sync shim the runner gave that step child.
 public enum ChildProcess {
     public struct Result: Sendable {
         public var status: Int32
@@ -11,38 +14,17 @@ public enum ChildProcess {
 
     public static func run(_ executable: URL, arguments: [String], environment: [String: String] = [:],
                            timeout: Double) throws -> Result {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("lifeboat-child-\(UUID().uuidString).log")
-        guard FileManager.default.createFile(atPath: log.path, contents: nil) else {
-            throw CommandError.cannotStart(executable.path, "cannot create \(log.path)")
-        }
-        defer { try? FileManager.default.removeItem(at: log) }
-        let handle = try FileHandle(forWritingTo: log)
-        defer { try? handle.close() }
-        process.standardOutput = handle
-        process.standardError = handle
-        process.standardInput = FileHandle.nullDevice
+        let spec = ChildSpec(name: executable.lastPathComponent, executable: executable.path, arguments: arguments,
+                             environment: environment)
+        let outcome: ChildProcesses.Outcome
         do {
-            try process.run()
+            outcome = try ChildProcesses.run(spec, timeout: timeout)
         } catch {
             throw CommandError.cannotStart(executable.path, "\(error)")
         }
-        let deadline = Date().addingTimeInterval(timeout)
-        var timedOut = false
-        while process.isRunning {
-            if Date() > deadline {
-                timedOut = true
-                kill(process.processIdentifier, SIGKILL)
-                break
-            }
-            usleep(5_000)
-        }
-        process.waitUntilExit()
-        let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-        return Result(status: timedOut ? -1 : process.terminationStatus, output: output, timedOut: timedOut)
+        let termination = outcome.termination
+        return Result(status: termination.timedOut ? -1 : (termination.signal ?? termination.exitCode),
+                      output: outcome.output, timedOut: termination.timedOut)
     }
 
     /// Runs a shell command line with `/bin/sh -c`.
@@ -51,12 +33,7 @@ public enum ChildProcess {
     }
 
     public static func findExecutable(_ name: String) -> URL? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        for directory in path.split(separator: ":") {
-            let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent(name)
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-        }
-        return nil
+        ChildProcesses.which(name).map { URL(fileURLWithPath: $0) }
     }
 }
 
@@ -70,7 +47,7 @@ public enum CommandError: Error, CustomStringConvertible {
         case .cannotStart(let path, let reason): "cannot start \(path): \(reason)"
         case .missingCommand(let strategy): "strategy \(strategy) needs a command (--command or `command:` in the scenario)"
         case .failed(let command, let status, let output):
-            "command `\(command)` exited with status \(status)\(output.isEmpty ? "" : ": " + String(output.suffix(500)))"
+            "command `\(command)` exited with status \(status)\(output.isEmpty ? "" : ":\n" + OutputExcerpt.headAndTail(output))"
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SeededRandomness
 import StoreModel
 
 /// A writer process for a drill on a user's own store: its work is derived from the store's layout, not from a

@@ -1,4 +1,5 @@
 import Foundation
+import SeededRandomness
 import StoreModel
 
 /// One writer process: commits transactions against the live store through the store layer and records each
@@ -22,6 +23,8 @@ public struct Writer: Sendable {
         public var journalMode = "wal"
         /// In turns mode: a FIFO the writer reads one byte from before each transaction (its turn).
         public var turns: String?
+        /// Seconds obsolete external data files outlive their save (nil: the store layer's default).
+        public var externalDataGracePeriod: Double?
 
         public init(store: String, history: String, index: Int, seed: UInt64, transactions: Int, rate: Double, mix: [Int],
                     blobFraction: Double, blobSize: Int, synchronous: String, checkpoint: String, epoch: Double) {
@@ -52,6 +55,7 @@ public struct Writer: Sendable {
         options.synchronous = StoreOptions.Synchronous(rawValue: c.synchronous) ?? .full
         options.journalMode = StoreOptions.JournalMode(rawValue: c.journalMode) ?? .wal
         options.syncExternalFiles = options.synchronous == .full || options.synchronous == .extra
+        if let grace = c.externalDataGracePeriod { options.externalDataGracePeriod = grace }
         let store = try PersistentStore(at: URL(fileURLWithPath: c.store), model: .library, options: options)
         defer { try? store.close() }
         switch c.checkpoint {

@@ -1,4 +1,5 @@
 import Foundation
+import SeededRandomness
 import PropertyBased
 import Testing
 @testable import FaultFS

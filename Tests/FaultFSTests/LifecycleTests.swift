@@ -1,3 +1,4 @@
+import ChildProcesses
 import Foundation
 import Testing
 @testable import FaultFS
@@ -9,47 +10,45 @@ extension MountTests {
     /// Mount lifecycle: unmount with busy or killed clients, stale mounts, the control socket, the op log.
     @Suite struct LifecycleTests {
         /// Starts `sh` holding two descriptors on the mount; returns its pid once both are open.
-        func startHolder(_ m: MountFixture) throws -> pid_t {
+        func startHolder(_ m: MountFixture) throws -> SpawnedChild {
             let marker = m.root.appendingPathComponent("holder-ready").path
             let script = "exec 3>'\(m.path("held"))'; exec 4<'\(m.path("held"))'; touch '\(marker)'; exec sleep 600"
-            let pid = try Spawn.start("/bin/sh", ["-c", script])
+            let holder = try SpawnedChild.start(ChildSpec(name: "holder", executable: "/bin/sh", arguments: ["-c", script]))
             for _ in 0..<500 where !Posix.exists(marker) { usleep(10_000) }
             #expect(Posix.exists(marker), "holder did not start")
-            return pid
+            return holder
         }
 
         @Test func unmountAfterAClientWasKilledLeavesNoMount() throws {
             let m = try MountFixture()
             defer { m.tearDown() }
-            let pid = try startHolder(m)
-            #expect(kill(pid, SIGKILL) == 0)
-            var status: Int32 = 0
-            waitpid(pid, &status, 0)
+            let holder = try startHolder(m)
+            #expect(holder.signal(SIGKILL))
+            #expect(holder.wait().signal == SIGKILL)
             m.fs.unmount()
             #expect(!StaleMounts.isMounted(m.mnt.path))
             #expect(StaleMounts.fuseMounts(under: m.root.path).isEmpty)
-            #expect(Spawn.hasExited(m.fs.pid))
+            #expect(m.fs.daemonExited)
         }
 
         @Test func unmountWhileAClientStillHoldsFilesLeavesNoMount() throws {
             let m = try MountFixture()
             defer { m.tearDown() }
-            let pid = try startHolder(m)
+            let holder = try startHolder(m)
             defer {
-                kill(pid, SIGKILL)
-                var status: Int32 = 0
-                waitpid(pid, &status, 0)
+                holder.signal(SIGKILL)
+                holder.wait()
             }
             m.fs.unmount()
             #expect(!StaleMounts.isMounted(m.mnt.path))
-            #expect(Spawn.hasExited(m.fs.pid))
+            #expect(m.fs.daemonExited)
         }
 
         @Test func staleMountOfAKilledDaemonIsCleanedAndTheMountpointReusable() throws {
             let m = try MountFixture()
             defer { m.tearDown() }
             #expect(kill(m.fs.pid, SIGKILL) == 0)
-            for _ in 0..<200 where !Spawn.hasExited(m.fs.pid) { usleep(10_000) }
+            for _ in 0..<200 where !m.fs.daemonExited { usleep(10_000) }
             var st = stat()
             #expect(stat(m.mnt.path, &st) == -1 && errno == ENOTCONN)
             #expect(StaleMounts.isMounted(m.mnt.path))
@@ -140,13 +139,13 @@ extension MountTests {
             defer { try? FileManager.default.removeItem(atPath: root) }
             for d in ["b", "m"] { #expect(mkdir(root + "/" + d, 0o755) == 0) }
             let exe = try FaultFSMount.locateExecutable().path
-            let shell = try Spawn.start("/bin/sh", ["-c", "'\(exe)' mount '\(root)/b' '\(root)/m' --exit-with-parent & wait"])
+            let shell = try SpawnedChild.start(ChildSpec(name: "parent", executable: "/bin/sh",
+                                                         arguments: ["-c", "'\(exe)' mount '\(root)/b' '\(root)/m' --exit-with-parent & wait"]))
             for _ in 0..<500 where !StaleMounts.isMounted(root + "/m") { usleep(10_000) }
             #expect(StaleMounts.isMounted(root + "/m"))
             #expect(Posix.write(root + "/m/f", [1]) == .ok(1))
-            #expect(kill(shell, SIGKILL) == 0)
-            var status: Int32 = 0
-            waitpid(shell, &status, 0)
+            #expect(shell.signal(SIGKILL))
+            shell.wait()
             for _ in 0..<500 where StaleMounts.isMounted(root + "/m") { usleep(10_000) }
             #expect(!StaleMounts.isMounted(root + "/m"))
             // The clean shutdown made the pending create and write durable.

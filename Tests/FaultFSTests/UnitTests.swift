@@ -1,5 +1,6 @@
 import Foundation
 import PropertyBased
+import SeededRandomness
 import Testing
 @testable import FaultFS
 

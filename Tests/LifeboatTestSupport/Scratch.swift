@@ -1,4 +1,5 @@
 import Foundation
+import SeededRandomness
 import StoreModel
 
 /// A fresh directory per test, removed when the test ends, so tests run in parallel without sharing files.

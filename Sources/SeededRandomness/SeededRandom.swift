@@ -1,8 +1,20 @@
+import Foundation
+
 /// SplitMix64: a small, fast generator whose whole state is one seed, so a run replays exactly from its seed.
+/// The one seeded generator of the project (the store model, the workload, FaultFS's fault triggers and crash
+/// subsets all draw from it), so a seed means the same stream everywhere.
 public struct SeededRandom: RandomNumberGenerator, Sendable {
     public private(set) var state: UInt64
 
     public init(seed: UInt64) { state = seed }
+
+    /// Derives an independent stream from a seed and a label (FNV-1a of the label), e.g. a rule id or a crash
+    /// number.
+    public init(seed: UInt64, label: String) {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in label.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        state = seed ^ hash
+    }
 
     public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
@@ -11,6 +23,9 @@ public struct SeededRandom: RandomNumberGenerator, Sendable {
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
     }
+
+    /// A uniform double in [0, 1).
+    public mutating func nextUnit() -> Double { Double(next() >> 11) / Double(1 << 53) }
 
     /// A UUID drawn from the generator (version 4 bits set), so generated identities replay too.
     public mutating func uuid() -> UUID {
@@ -26,14 +41,13 @@ public struct SeededRandom: RandomNumberGenerator, Sendable {
 
     /// `count` bytes drawn from the generator.
     public mutating func bytes(_ count: Int) -> [UInt8] {
-        var result = [UInt8](repeating: 0, count: count)
+        var result = [UInt8](repeating: 0, count: max(0, count))
         result.withUnsafeMutableBytes { buffer in
             var offset = 0
-            while offset < count {
+            while offset < buffer.count {
                 let word = next()
                 withUnsafeBytes(of: word) { wordBytes in
-                    let n = min(8, count - offset)
-                    for i in 0..<n { buffer[offset + i] = wordBytes[i] }
+                    for i in 0..<min(8, buffer.count - offset) { buffer[offset + i] = wordBytes[i] }
                 }
                 offset += 8
             }
@@ -41,5 +55,3 @@ public struct SeededRandom: RandomNumberGenerator, Sendable {
         return result
     }
 }
-
-import Foundation

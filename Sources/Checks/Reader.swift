@@ -1,0 +1,139 @@
+import Foundation
+import StoreModel
+
+/// One reader process: an app's UI that fetches everything in a read transaction and keeps that transaction
+/// open for a while (`hold`), again and again (`every` seconds apart), until the runner stops it. Why: a
+/// reader's open snapshot is what makes a PASSIVE checkpoint stop short and the -wal grow, and what restarts
+/// an online backup; with writers only, mistakes that depend on it cannot show. Each snapshot is recorded
+/// (begin and end times, every note's state hash) so the runner checks it against the writers' histories: a
+/// reader must see a prefix of every writer's commits.
+public struct Reader: Sendable {
+    public struct Configuration: Sendable, Codable {
+        public var store: String
+        /// JSON lines, one `ReaderSnapshot` each.
+        public var output: String
+        public var index: Int
+        public var hold: Double
+        public var every: Double
+        /// Unix time of the run's start; snapshot times are relative to it.
+        public var epoch: Double
+
+        public init(store: String, output: String, index: Int, hold: Double, every: Double, epoch: Double) {
+            self.store = store
+            self.output = output
+            self.index = index
+            self.hold = hold
+            self.every = every
+            self.epoch = epoch
+        }
+    }
+
+    public let configuration: Configuration
+
+    public init(_ configuration: Configuration) { self.configuration = configuration }
+
+    /// Reads until the runner kills it (or dies: a reader whose parent changed stops). Returns the number of
+    /// snapshots taken. A read that fails (the store is being replaced) is skipped, not fatal.
+    @discardableResult
+    public func run(maxSnapshots: Int = .max) throws -> Int {
+        let c = configuration
+        var options = StoreOptions()
+        options.readOnly = true
+        let store = try PersistentStore(at: URL(fileURLWithPath: c.store), model: .library, options: options)
+        defer { try? store.close() }
+        let fd = open(c.output, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: c.output]) }
+        defer { close(fd) }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let parent = getppid()
+        var taken = 0
+        while taken < maxSnapshots, getppid() == parent {
+            let began = now()
+            var heldFrom = began
+            guard let state = try? StoreState.read(store, holding: {
+                heldFrom = now()
+                usleep(UInt32(min(max(0, c.hold), 3600) * 1_000_000))
+            }) else {
+                usleep(50_000)
+                continue
+            }
+            let snapshot = ReaderSnapshot(reader: c.index, began: began, read: heldFrom, ended: now(),
+                                          notes: Dictionary(uniqueKeysWithValues: state.notes.map { ($0.key.uuidString, $0.value) }),
+                                          missingBlobs: state.missingBlobs.map(\.uuidString).sorted())
+            var line = try encoder.encode(snapshot)
+            line.append(0x0A)
+            _ = line.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            taken += 1
+            if c.every > 0 { usleep(UInt32(min(c.every, 3600) * 1_000_000)) }
+        }
+        return taken
+    }
+
+    func now() -> Double { Date().timeIntervalSince1970 - configuration.epoch }
+}
+
+/// What one reader saw in one read transaction.
+public struct ReaderSnapshot: Sendable, Codable {
+    public var reader: Int
+    /// When the transaction began, when its reads were done (the hold starts), and when it ended.
+    public var began: Double
+    public var read: Double
+    public var ended: Double
+    /// Note identity -> state hash, as `StoreState` hashes them.
+    public var notes: [String: String]
+    public var missingBlobs: [String]
+
+    public init(reader: Int, began: Double, read: Double, ended: Double, notes: [String: String], missingBlobs: [String]) {
+        self.reader = reader
+        self.began = began
+        self.read = read
+        self.ended = ended
+        self.notes = notes
+        self.missingBlobs = missingBlobs
+    }
+
+    /// The snapshot as a store state for the oracle.
+    public var state: StoreState {
+        var state = StoreState()
+        for (key, hash) in notes { if let id = UUID(uuidString: key) { state.notes[id] = hash } }
+        state.missingBlobs = Set(missingBlobs.compactMap(UUID.init(uuidString:)))
+        return state
+    }
+
+    /// Every whole line of a reader's file (a reader killed mid-write leaves a torn last line, skipped).
+    public static func load(_ url: URL) -> [ReaderSnapshot] {
+        guard let data = try? Data(contentsOf: url) else { return [] }
+        let decoder = JSONDecoder()
+        return data.split(separator: 0x0A).compactMap { try? decoder.decode(ReaderSnapshot.self, from: Data($0)) }
+    }
+}
+
+extension Invariants {
+    /// `reader-consistent`: every snapshot a reader took is a prefix of every writer's commits, holds every
+    /// transaction acknowledged before its read transaction began, and none begun after it ended.
+    public static func readerConsistent(_ snapshots: [ReaderSnapshot], oracle: Oracle) -> Verdict {
+        guard !snapshots.isEmpty else { return Verdict("reader-consistent", .notApplicable, "no reader took a snapshot") }
+        var evidence: [String] = []
+        for snapshot in snapshots {
+            let label = "reader-\(snapshot.reader) at \(String(format: "%.3f", snapshot.began)) s"
+            for match in oracle.match(snapshot.state) {
+                let sequence = oracle.sequence(of: match.writer)
+                let acked = sequence.prefix { $0.ackAt.map { $0 < snapshot.began } ?? false }.count
+                let begun = sequence.prefix { $0.intentAt <= snapshot.ended }.count
+                if match.prefixes.isEmpty {
+                    evidence.append("\(label): writer \(match.writer): matches no prefix of its \(match.sequenceLength) transactions")
+                    evidence += match.mismatches.prefix(3).map { "\(label): \($0)" }
+                } else if !match.prefixes.contains(where: { $0 >= acked && $0 <= begun }) {
+                    evidence.append("\(label): writer \(match.writer): shows \(match.prefixes.max() ?? 0) of its transactions; \(acked) were acknowledged before the read began and \(begun) had begun when it ended")
+                }
+            }
+            if evidence.count >= 20 { break }
+        }
+        let longest = snapshots.map { $0.ended - $0.began }.max() ?? 0
+        if evidence.isEmpty {
+            return Verdict("reader-consistent", .held, "\(snapshots.count) reader snapshot(s), each a prefix of every writer's commits (longest read transaction \(String(format: "%.2f", longest)) s)")
+        }
+        return Verdict("reader-consistent", .violated, "a reader saw a state the history cannot explain", evidence: evidence)
+    }
+}

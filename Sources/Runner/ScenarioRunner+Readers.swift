@@ -1,0 +1,52 @@
+import Checks
+import Foundation
+import Scenario
+
+extension ScenarioRunner {
+    /// Where the readers write their snapshots (beside the writers' histories, not among them).
+    static func readerDirectory(history: URL) -> URL {
+        history.deletingLastPathComponent().appendingPathComponent("readers")
+    }
+
+    /// Starts the scenario's reader processes (`readers:`); they read until the run kills them.
+    func startReaders(live: URL, history: URL, scratch: URL, children: ChildRegistry) throws {
+        guard let spec = scenario.readers, spec.count > 0 else { return }
+        let directory = Self.readerDirectory(history: history)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        for index in 1...spec.count {
+            let config = Reader.Configuration(store: live.path, output: directory.appendingPathComponent("reader-\(index).jsonl").path,
+                                              index: index, hold: spec.hold, every: spec.every, epoch: epoch)
+            let configURL = scratch.appendingPathComponent("reader-\(index).json")
+            try JSONEncoder().encode(config).write(to: configURL)
+            _ = try children.start("reader-\(index)", executable: executable, arguments: ["reader", "--config", configURL.path])
+            note("reader-\(index)", .start, "read transactions held \(spec.hold) s, every \(spec.every) s")
+        }
+    }
+
+    /// Size of the live store's -wal (0 when there is none): readers that hold snapshots make it grow, since
+    /// no checkpoint can pass them; each backup and restore records it at its start and end.
+    static func walBytes(_ live: URL) -> Int {
+        var info = stat()
+        return stat(live.path + "-wal", &info) == 0 ? Int(info.st_size) : 0
+    }
+
+    /// Quits the readers (a restore is done with the app closed; a held read transaction would also stand in
+    /// the way of the restore's locks).
+    func stopReaders(children: ChildRegistry) {
+        children.killAll { $0.name.hasPrefix("reader-") }
+    }
+
+    /// `reader-consistent` over every snapshot the readers took, and a line per reader for the report.
+    func checkReaders(history: URL, oracle: Oracle) {
+        guard let spec = scenario.readers, spec.count > 0 else { return }
+        let directory = Self.readerDirectory(history: history)
+        var all: [ReaderSnapshot] = []
+        for index in 1...spec.count {
+            let snapshots = ReaderSnapshot.load(directory.appendingPathComponent("reader-\(index).jsonl"))
+            let longest = snapshots.map { $0.ended - $0.began }.max() ?? 0
+            note("reader-\(index)", .end, "\(snapshots.count) read transaction(s), longest \(String(format: "%.2f", longest)) s")
+            all += snapshots
+        }
+        record([Invariants.readerConsistent(all, oracle: oracle)])
+    }
+}
