@@ -83,20 +83,9 @@ struct LayoutWriter {
         var random = SeededRandom(seed: c.seed)
         var mine: [Own] = []
         var committed = 0
-        let start = Date()
-        let parent = getppid()
-        let turns: Int32 = c.turns.map { open($0, O_RDONLY | O_CLOEXEC) } ?? -1
-        defer { if turns >= 0 { close(turns) } }
+        let pacer = TransactionPacer(turnsFIFO: c.turns, rate: c.rate)
         for seq in 1...max(1, c.transactions) where c.transactions > 0 {
-            if getppid() != parent { break }
-            if turns >= 0 {
-                var token: UInt8 = 0
-                guard read(turns, &token, 1) == 1 else { break }
-            }
-            if c.rate > 0 {
-                let wait = start.addingTimeInterval(Double(seq - 1) / c.rate).timeIntervalSinceNow
-                if wait > 0 { usleep(UInt32(wait * 1_000_000)) }
-            }
+            guard pacer.awaitTurn(seq) else { break }
             let op = mine.isEmpty ? "insert" : pick(&random)
             let target = mine.isEmpty ? 0 : Int(random.next() % UInt64(mine.count))
             let entity = insertable[Int(random.next() % UInt64(insertable.count))]

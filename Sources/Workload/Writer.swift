@@ -70,22 +70,9 @@ public struct Writer: Sendable {
         var mine: [UUID: ManagedObject] = [:]
         var order: [UUID] = []
         var committed = 0
-        let start = Date()
-        let parent = getppid()
-        let turns: Int32 = c.turns.map { open($0, O_RDONLY | O_CLOEXEC) } ?? -1
-        defer { if turns >= 0 { close(turns) } }
+        let pacer = TransactionPacer(turnsFIFO: c.turns, rate: c.rate)
         for seq in 1...max(1, c.transactions) where c.transactions > 0 {
-            // A writer whose runner died (even by SIGKILL) stops instead of writing on as an orphan.
-            if getppid() != parent { break }
-            if turns >= 0 {
-                var token: UInt8 = 0
-                guard read(turns, &token, 1) == 1 else { break }
-            }
-            if c.rate > 0 {
-                let due = start.addingTimeInterval(Double(seq - 1) / c.rate)
-                let wait = due.timeIntervalSinceNow
-                if wait > 0 { usleep(UInt32(wait * 1_000_000)) }
-            }
+            guard pacer.awaitTurn(seq) else { break }
             let change = nextChange(&random, mine: mine, order: order, folders: folders, tags: tags, seq: seq)
             let ops = [HistoryOp(op: change.op, entity: "Note", id: change.object.id,
                                  hash: change.op == "delete" ? nil : ObjectHash.of(change.object))]
