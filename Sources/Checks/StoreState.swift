@@ -46,6 +46,9 @@ public struct StoreState: Sendable {
 
     public static func read(_ url: URL, model: ManagedObjectModel = .library) throws -> StoreState {
         if try StoreKind.of(url) == .layout { return try readLayout(url) }
+        let model = ManagedObjectModel.appModel(for: url, fallback: model)
+        // The objects writers change: notes, and the objects of an entity hierarchy where the model has one.
+        let written = Set(["Note"] + model.hierarchyEntities)
         var options = StoreOptions()
         options.readOnly = true
         let store = try PersistentStore(at: url, model: model, options: options)
@@ -60,7 +63,7 @@ public struct StoreState: Sendable {
                         state.missingBlobs.insert(object.id)
                     }
                     let hash = StoreState.hash(object)
-                    if entity.name == "Note" {
+                    if written.contains(entity.name) {
                         if state.notes.updateValue(hash, forKey: object.id) != nil { state.repeated.insert(object.id) }
                     } else if state.others.updateValue(hash, forKey: object.id) != nil {
                         state.repeated.insert(object.id)

@@ -128,7 +128,8 @@ extension ScenarioRunner {
             }
             guard succeeded, let backupSource else { return }
             record([Invariants.restoreEqualsBackup(live, backup: backupSource.store, label: label)])
-            let model = scenario.appModel == "library-v2" ? ManagedObjectModel.libraryV2 : .library
+            let model = scenario.appModel == "library-v2" ? ManagedObjectModel.libraryV2
+                : scenario.store.inheritance ? .libraryWithInheritance : .library
             let backupObjects = backupSource.state.map { $0.notes.count + $0.others.count } ?? 0
             record([Invariants.restoreOpens(live, model: model, lightweight: scenario.lightweightMigration, backupObjects: backupObjects, label: label)])
         }
