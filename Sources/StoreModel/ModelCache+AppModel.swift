@@ -10,7 +10,8 @@ extension ManagedObjectModel {
     /// reports why it cannot open it).
     public static func appModel(for url: URL, fallback: ManagedObjectModel) -> ManagedObjectModel {
         let database = StoreFiles(url).database
-        guard FileManager.default.fileExists(atPath: database.path),
+        // Only a regular file is ever opened: SQLite would block opening a FIFO.
+        guard (try? StoreSnapshot.requireRegularFile(database, what: "the store")) != nil,
               let queue = try? LayoutMigration.openReadOnly(database)
         else { return fallback }
         defer { try? queue.close() }
