@@ -39,7 +39,9 @@ public struct Reader: Sendable {
         let c = configuration
         var options = StoreOptions()
         options.readOnly = true
-        let store = try PersistentStore(at: URL(fileURLWithPath: c.store), model: .library, options: options)
+        // The store's own model where it has a hierarchy (a generated store with inheritance), as the writers do.
+        let model = ManagedObjectModel.appModel(for: URL(fileURLWithPath: c.store), fallback: .library)
+        let store = try PersistentStore(at: URL(fileURLWithPath: c.store), model: model, options: options)
         defer { try? store.close() }
         let fd = open(c.output, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: c.output]) }
@@ -51,7 +53,7 @@ public struct Reader: Sendable {
         while taken < maxSnapshots, getppid() == parent {
             let began = now()
             var heldFrom = began
-            guard let state = try? StoreState.read(store, holding: {
+            guard let state = try? StoreState.read(store, model: model, holding: {
                 heldFrom = now()
                 usleep(UInt32(min(max(0, c.hold), 3600) * 1_000_000))
             }) else {

@@ -46,6 +46,7 @@ public struct StoreState: Sendable {
 
     public static func read(_ url: URL, model: ManagedObjectModel = .library) throws -> StoreState {
         if try StoreKind.of(url) == .layout { return try readLayout(url) }
+        let model = ManagedObjectModel.appModel(for: url, fallback: model)
         var options = StoreOptions()
         options.readOnly = true
         let store = try PersistentStore(at: url, model: model, options: options)
@@ -56,6 +57,8 @@ public struct StoreState: Sendable {
     /// Reads an open store in one read transaction and calls `hold` before that transaction ends: a reader that
     /// keeps its snapshot a while, as an app's UI fetch does (a WAL checkpoint cannot pass its read mark).
     public static func read(_ store: PersistentStore, model: ManagedObjectModel = .library, holding hold: () -> Void) throws -> StoreState {
+        // The objects writers change: notes, and the objects of an entity hierarchy where the model has one.
+        let written = Set(["Note"] + model.hierarchyEntities)
         var state = StoreState()
         state.storeUUID = store.metadata.storeUUID
         state.versionHashes = store.metadata.versionHashes
@@ -66,7 +69,7 @@ public struct StoreState: Sendable {
                         state.missingBlobs.insert(object.id)
                     }
                     let hash = StoreState.hash(object)
-                    if entity.name == "Note" {
+                    if written.contains(entity.name) {
                         if state.notes.updateValue(hash, forKey: object.id) != nil { state.repeated.insert(object.id) }
                     } else if state.others.updateValue(hash, forKey: object.id) != nil {
                         state.repeated.insert(object.id)

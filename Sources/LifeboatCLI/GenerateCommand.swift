@@ -17,6 +17,8 @@ struct GenerateCommand: ParsableCommand {
     @Flag(help: "Add to a store that already exists instead of refusing.") var append = false
     @Flag(help: "Give the store Core Data's persistent-history tables (ACHANGE, ATRANSACTION, ...), recorded into on every save.")
     var history = false
+    @Flag(help: "Give the store entity inheritance: an Item hierarchy whose sub-entities share the root's table (Z_SUPER, Z_ENT, one Z_MAX).")
+    var inheritance = false
 
     func validate() throws {
         guard (0...50_000_000).contains(objects) else { throw ValidationError("--objects must be between 0 and 50000000") }
@@ -42,9 +44,10 @@ struct GenerateCommand: ParsableCommand {
         options.journalMode = StoreOptions.JournalMode(rawValue: journalMode.lowercased()) ?? .wal
         var generator = StoreGenerator(objects: objects, blobFraction: blobFraction, blobSize: blobSize.bytes, seed: seed)
         generator.history = history
+        generator.inheritance = inheritance
         let started = Date()
         let summary = try generator.generate(at: url, options: options)
         let size = (StoreFiles.size(url) ?? 0) + (StoreFiles.size(StoreFiles(url).wal) ?? 0)
-        print("generated \(url.path): \(summary.folders) folders, \(summary.tags) tags, \(summary.notes) notes, \(summary.attachments) attachments; \(size) bytes in .sqlite+-wal; \(String(format: "%.2f", Date().timeIntervalSince(started))) s")
+        print("generated \(url.path): \(summary.folders) folders, \(summary.tags) tags, \(summary.notes) notes, \(summary.items) items, \(summary.attachments) attachments; \(size) bytes in .sqlite+-wal; \(String(format: "%.2f", Date().timeIntervalSince(started))) s")
     }
 }

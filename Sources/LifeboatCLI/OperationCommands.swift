@@ -84,7 +84,7 @@ struct BackupCommand: ParsableCommand {
         let chosen: any BackupStrategy
         do { chosen = try StrategyCatalog.backup(named: strategy) } catch { throw CLIFailure.badInput("\(error)") }
         try runStrategy(json: arguments.json) {
-            try chosen.backup(live: URL(cliPath: store), into: URL(cliPath: directory), model: .library, options: arguments.options)
+            try chosen.backup(live: URL(cliPath: store), into: URL(cliPath: directory), model: .appModel(for: URL(cliPath: store), fallback: .library), options: arguments.options)
         }
     }
 }
@@ -101,7 +101,7 @@ struct RestoreCommand: ParsableCommand {
         let chosen: any RestoreStrategy
         do { chosen = try StrategyCatalog.restore(named: strategy) } catch { throw CLIFailure.badInput("\(error)") }
         try runStrategy(json: arguments.json) {
-            try chosen.restore(backup: URL(cliPath: backup), over: URL(cliPath: store), model: .library, options: arguments.options)
+            try chosen.restore(backup: URL(cliPath: backup), over: URL(cliPath: store), model: .appModel(for: URL(cliPath: backup), fallback: .library), options: arguments.options)
         }
     }
 }
@@ -118,7 +118,7 @@ struct RelocateCommand: ParsableCommand {
         let chosen: any RelocationStrategy
         do { chosen = try StrategyCatalog.relocation(named: strategy) } catch { throw CLIFailure.badInput("\(error)") }
         try runStrategy(json: arguments.json) {
-            try chosen.relocate(from: URL(cliPath: from), to: URL(cliPath: to), model: .library, options: arguments.options)
+            try chosen.relocate(from: URL(cliPath: from), to: URL(cliPath: to), model: .appModel(for: URL(cliPath: from), fallback: .library), options: arguments.options)
         }
     }
 }

@@ -145,7 +145,8 @@ extension ScenarioRunner {
                 try simulateCrash(deferredCrash.plan, children: children, volume: volume, live: live, reason: deferredCrash.reason)
                 record([Invariants.restoreDurable(live, backup: backupSource.store, crash: deferredCrash.reason, label: label)])
             }
-            let model = scenario.appModel == "library-v2" ? ManagedObjectModel.libraryV2 : .library
+            let model = scenario.appModel == "library-v2" ? ManagedObjectModel.libraryV2
+                : scenario.store.inheritance ? .libraryWithInheritance : .library
             let backupObjects = backupSource.state.map { $0.notes.count + $0.others.count } ?? 0
             record([Invariants.restoreOpens(live, model: model, lightweight: scenario.lightweightMigration, backupObjects: backupObjects, label: label)])
         }

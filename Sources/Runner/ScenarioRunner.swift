@@ -142,6 +142,7 @@ public final class ScenarioRunner {
             var generator = StoreGenerator(objects: scenario.store.objects, blobFraction: scenario.store.blobFraction,
                                            blobSize: scenario.store.blobSize, seed: scenario.seed)
             generator.history = scenario.store.history
+            generator.inheritance = scenario.store.inheritance
             try generator.generate(at: live, options: storeOptions)
         }
         liveAtStart = try StoreState.read(live)

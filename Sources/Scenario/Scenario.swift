@@ -49,6 +49,9 @@ public struct Scenario: Sendable, Equatable, Codable {
         /// Give the generated store Core Data's persistent-history tables (`ACHANGE`, `ATRANSACTION`, ...), recorded
         /// into on every save, as a store opened with NSPersistentHistoryTrackingKey has.
         public var history = false
+        /// Generate the store with entity inheritance (an `Item` hierarchy sharing the root's table); writers
+        /// then insert, update and delete objects of its entities too.
+        public var inheritance = false
         /// A user's own store to drill on instead of a generated one (`from:`, relative to the scenario file,
         /// resolved to an absolute path): the run copies it, with its -wal and support folder, as the live store.
         public var from: String?

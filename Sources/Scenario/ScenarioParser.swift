@@ -94,6 +94,7 @@ public enum ScenarioParser {
             if let v = try store.size("blob_size") { s.store.blobSize = v }
             if let v = try store.choice("journal_mode", ["wal", "delete", "truncate"]) { s.store.journalMode = v }
             if let v = try store.bool("history") { s.store.history = v }
+            if let v = try store.bool("inheritance") { s.store.inheritance = v }
             if let v = try store.string("from") {
                 let url = URL(fileURLWithPath: v, relativeTo: URL(fileURLWithPath: store.file).deletingLastPathComponent()).standardizedFileURL
                 var info = stat()

@@ -17,6 +17,7 @@ public enum ScenarioYAML {
         out.append("  blob_size: \(s.store.blobSize)")
         out.append("  journal_mode: \(s.store.journalMode)")
         if s.store.history { out.append("  history: true") }
+        if s.store.inheritance { out.append("  inheritance: true") }
         if let from = s.store.from { out.append("  from: \(quote(from))") }
         out.append("writers:")
         out.append("  count: \(s.writers.count)")

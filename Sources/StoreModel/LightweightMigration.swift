@@ -31,11 +31,11 @@ enum LightweightMigration {
         }
         let layout = StoreLayout(model: model, entityNumbers: numbers)
         for entity in model.entities {
-            let table = StoreLayout.tableName(entity.name)
+            let table = layout.table(entity.name)
             guard metadata.versionHashes[entity.name] != nil, try db.tableExists(table) else {
-                for statement in layout.entityDDL(entity) { try db.execute(sql: statement) }
-                try db.execute(sql: "INSERT OR REPLACE INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, 0, 0)",
-                               arguments: [layout.number(entity.name), entity.name])
+                if try !db.tableExists(table) { for statement in layout.entityDDL(entity) { try db.execute(sql: statement) } }
+                try db.execute(sql: "INSERT OR REPLACE INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)",
+                               arguments: [layout.number(entity.name), entity.name, layout.superNumber(entity.name)])
                 continue
             }
             let existing = Dictionary(

@@ -5,9 +5,12 @@
 extension ManagedObjectModel {
     public static let library: ManagedObjectModel = libraryVersion(1)
     public static let libraryV2: ManagedObjectModel = libraryVersion(2)
+    /// Version 1 plus an entity hierarchy (`Item` with sub-entities `Checklist` and `Sketch`), stored as Core
+    /// Data stores inheritance: the drills of `store: {inheritance: true}` run on it.
+    public static let libraryWithInheritance: ManagedObjectModel = libraryVersion(1, inheritance: true)
 
-    /// Builds version 1 or 2 of the library model.
-    public static func libraryVersion(_ version: Int) -> ManagedObjectModel {
+    /// Builds version 1 or 2 of the library model, with or without the `Item` hierarchy.
+    public static func libraryVersion(_ version: Int, inheritance: Bool = false) -> ManagedObjectModel {
         let id = AttributeDescription("lifeboatID", .uuid, optional: false)
         var noteAttributes = [
             id,
@@ -37,6 +40,8 @@ extension ManagedObjectModel {
                 RelationshipDescription("folder", to: "Folder", inverse: "notes", toMany: false),
                 RelationshipDescription("tags", to: "Tag", inverse: "notes", toMany: true),
             ]))
-        return ManagedObjectModel(versionIdentifier: "Library v\(version)", entities: entities)
+        if inheritance { entities += itemHierarchy(identity: id) }
+        return ManagedObjectModel(versionIdentifier: "Library v\(version)" + (inheritance ? " with inheritance" : ""),
+                                  entities: entities)
     }
 }

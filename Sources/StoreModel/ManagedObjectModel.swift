@@ -53,11 +53,17 @@ public struct EntityDescription: Sendable, Codable, Hashable {
     public var name: String
     public var attributes: [AttributeDescription]
     public var relationships: [RelationshipDescription]
+    /// The parent entity (entity inheritance), or nil for a root. A sub-entity lists its inherited attributes
+    /// too (as `NSEntityDescription.attributesByName` does) and lives in its root entity's table; see
+    /// `StoreLayout+Inheritance.swift`.
+    public var parent: String?
 
-    public init(_ name: String, attributes: [AttributeDescription], relationships: [RelationshipDescription] = []) {
+    public init(_ name: String, attributes: [AttributeDescription], relationships: [RelationshipDescription] = [],
+                parent: String? = nil) {
         self.name = name
         self.attributes = attributes
         self.relationships = relationships
+        self.parent = parent
     }
 
     public func attribute(named name: String) -> AttributeDescription? {
@@ -74,6 +80,8 @@ public struct EntityDescription: Sendable, Codable, Hashable {
     /// and nothing else, so two models with the same layout are compatible.
     public var versionHash: Data {
         var text = "entity:\(name)"
+        // Only a sub-entity's hash names its parent, so the hashes of models without inheritance never change.
+        if let parent { text += "|parent:\(parent)" }
         for attribute in attributes.sorted(by: { $0.name < $1.name }) {
             text += "|attr:\(attribute.name):\(attribute.type.rawValue):\(attribute.isOptional):\(attribute.allowsExternalStorage)"
         }
@@ -110,7 +118,7 @@ public struct ManagedObjectModel: Sendable, Codable, Hashable {
 
     /// Checks that relationships name existing entities and matching inverses; returns the problems found.
     public func validationErrors() -> [String] {
-        var errors: [String] = []
+        var errors: [String] = inheritanceErrors()
         for entity in entities {
             if entity.attribute(named: identityAttribute)?.type != .uuid {
                 errors.append("entity \(entity.name) lacks the uuid identity attribute \(identityAttribute)")

@@ -35,7 +35,8 @@ extension PersistentStore {
 
     /// Number of objects of an entity.
     public func count(_ entity: String) throws -> Int {
-        try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(StoreLayout.tableName(entity))") ?? 0 }
+        let own = layout.rowFilter(entity).map { " WHERE \($0)" } ?? ""
+        return try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(layout.table(entity))\(own)") ?? 0 }
     }
 
     /// Every object of every entity, in entity then Z_PK order.
@@ -81,10 +82,12 @@ extension PersistentStore {
         let toOne = layout.toOneRelationships(entity)
         for (index, relationship) in toOne.enumerated() {
             select.append("r\(index).\(identity) AS \"_rel_\(relationship.name)\"")
-            joins.append("LEFT JOIN \(StoreLayout.tableName(relationship.destination)) r\(index) ON r\(index).Z_PK = e.\(StoreLayout.columnName(relationship.name))")
+            joins.append("LEFT JOIN \(layout.table(relationship.destination)) r\(index) ON r\(index).Z_PK = e.\(StoreLayout.columnName(relationship.name))")
         }
-        var sql = "SELECT \(select.joined(separator: ", ")) FROM \(StoreLayout.tableName(entity.name)) e \(joins.joined(separator: " "))"
-        if let filter { sql += " WHERE \(filter)" }
+        var sql = "SELECT \(select.joined(separator: ", ")) FROM \(layout.table(entity.name)) e \(joins.joined(separator: " "))"
+        // Where a hierarchy shares the table, an entity's objects are the rows with its own Z_ENT.
+        let conditions = [layout.rowFilter(entity.name, alias: "e."), filter].compactMap { $0 }
+        if !conditions.isEmpty { sql += " WHERE " + conditions.map { "(\($0))" }.joined(separator: " AND ") }
         sql += " ORDER BY e.Z_PK"
         if let limit { sql += " LIMIT \(limit)" }
         let manyToMany = entity.relationships.filter { relationship in
@@ -128,7 +131,7 @@ extension PersistentStore {
         let mine = owns ? join.ownerColumn : join.destinationColumn
         let other = owns ? join.destinationColumn : join.ownerColumn
         let identity = StoreLayout.columnName(model.identityAttribute)
-        let sql = "SELECT d.\(identity) FROM \(join.name) j JOIN \(StoreLayout.tableName(relationship.destination)) d ON d.Z_PK = j.\(other) WHERE j.\(mine) = ?"
+        let sql = "SELECT d.\(identity) FROM \(join.name) j JOIN \(layout.table(relationship.destination)) d ON d.Z_PK = j.\(other) WHERE j.\(mine) = ?"
         return try Data.fetchAll(db, sql: sql, arguments: [key]).compactMap(ColumnCoding.uuid)
             .sorted { $0.uuidString < $1.uuidString }
     }

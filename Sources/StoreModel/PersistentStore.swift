@@ -107,9 +107,9 @@ public final class PersistentStore: Sendable {
         let layout = StoreLayout.fresh(model)
         for statement in StoreLayout.bookkeepingDDL { try db.execute(sql: statement) }
         for entity in model.entities {
-            for statement in layout.entityDDL(entity) { try db.execute(sql: statement) }
-            try db.execute(sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, 0, 0)",
-                           arguments: [layout.number(entity.name), entity.name])
+            if layout.ownsTable(entity) { for statement in layout.entityDDL(entity) { try db.execute(sql: statement) } }
+            try db.execute(sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)",
+                           arguments: [layout.number(entity.name), entity.name, layout.superNumber(entity.name)])
         }
         for join in layout.joinTables {
             for statement in layout.joinTableDDL(join) { try db.execute(sql: statement) }

@@ -37,8 +37,9 @@ extension PersistentStoreCoordinator {
         let destination = try addStore(at: url, options: options)
         do {
             report.objectsAlreadyInDestination = try destination.read { db in
-                try destination.model.entities.reduce(0) { total, entity in
-                    total + (try Int.fetchOne(db, sql: "SELECT count(*) FROM \(StoreLayout.tableName(entity.name))") ?? 0)
+                // One count per table: a hierarchy's entities share their root's.
+                try destination.model.entities.filter { destination.layout.ownsTable($0) }.reduce(0) { total, entity in
+                    total + (try Int.fetchOne(db, sql: "SELECT count(*) FROM \(destination.layout.table(entity.name))") ?? 0)
                 }
             }
             try destination.save { context in

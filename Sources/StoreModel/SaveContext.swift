@@ -34,9 +34,10 @@ public final class SaveContext {
     /// Z_PK of the object with this identity: one inserted by this save first, else the first row in the table.
     public func primaryKey(_ entity: String, _ id: UUID) throws -> Int64? {
         if let key = insertedKeys[entity]?[id] { return key }
-        let table = StoreLayout.tableName(entity)
+        let table = layout.table(entity)
         let column = StoreLayout.columnName(store.model.identityAttribute)
-        return try Int64.fetchOne(db, sql: "SELECT Z_PK FROM \(table) WHERE \(column) = ? ORDER BY Z_PK LIMIT 1",
+        let own = layout.rowFilter(entity).map { " AND \($0)" } ?? ""
+        return try Int64.fetchOne(db, sql: "SELECT Z_PK FROM \(table) WHERE \(column) = ?\(own) ORDER BY Z_PK LIMIT 1",
                                   arguments: [ColumnCoding.uuidBytes(id)])
     }
 
@@ -45,8 +46,10 @@ public final class SaveContext {
     public func insert(_ object: ManagedObject) throws -> Int64 {
         let entity = try entity(object.entity)
         let number = layout.number(entity.name)
-        try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + 1 WHERE Z_ENT = ?", arguments: [number])
-        guard let key = try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", arguments: [number]) else {
+        // Keys are unique across a hierarchy: a sub-entity's come from its root's Z_MAX.
+        let keyNumber = layout.keyNumber(entity.name)
+        try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + 1 WHERE Z_ENT = ?", arguments: [keyNumber])
+        guard let key = try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", arguments: [keyNumber]) else {
             throw StoreError.invalidObject("no Z_PRIMARYKEY row for \(entity.name)")
         }
         var names = ["Z_PK", "Z_ENT", "Z_OPT", StoreLayout.columnName(store.model.identityAttribute)]
@@ -60,7 +63,7 @@ public final class SaveContext {
             values.append(try encode(value, attribute))
         }
         let placeholders = Array(repeating: "?", count: names.count).joined(separator: ", ")
-        try db.execute(sql: "INSERT INTO \(StoreLayout.tableName(entity.name)) (\(names.joined(separator: ", "))) VALUES (\(placeholders))",
+        try db.execute(sql: "INSERT INTO \(layout.table(entity.name)) (\(names.joined(separator: ", "))) VALUES (\(placeholders))",
                        arguments: StatementArguments(values))
         insertedKeys[entity.name, default: [:]][object.id] = key
         try link(object, key: key, entity: entity)
@@ -77,7 +80,7 @@ public final class SaveContext {
     }
 
     func link(_ object: ManagedObject, key: Int64, entity: EntityDescription) throws {
-        let table = StoreLayout.tableName(entity.name)
+        let table = layout.table(entity.name)
         for (name, target) in object.toOne {
             guard let relationship = entity.relationship(named: name), !relationship.isToMany else {
                 throw StoreError.invalidObject("\(entity.name) has no to-one relationship \(name)")
@@ -113,7 +116,7 @@ public final class SaveContext {
     public func update(_ object: ManagedObject) throws {
         let entity = try entity(object.entity)
         guard let key = try primaryKey(entity.name, object.id) else { throw StoreError.unknownObject(entity: entity.name, id: object.id) }
-        let table = StoreLayout.tableName(entity.name)
+        let table = layout.table(entity.name)
         var assignments = ["Z_OPT = Z_OPT + 1"]
         var values: [DatabaseValue] = []
         for (name, value) in object.attributes.sorted(by: { $0.key < $1.key }) where name != store.model.identityAttribute {
@@ -136,14 +139,14 @@ public final class SaveContext {
     public func delete(entity name: String, id: UUID) throws {
         let entity = try entity(name)
         guard let key = try primaryKey(entity.name, id) else { throw StoreError.unknownObject(entity: name, id: id) }
-        let table = StoreLayout.tableName(entity.name)
+        let table = layout.table(entity.name)
         for attribute in entity.attributes where attribute.allowsExternalStorage {
             try forgetExternalFile(table: table, column: StoreLayout.columnName(attribute.name), key: key)
         }
         for other in store.model.entities {
             for relationship in layout.toOneRelationships(other) where relationship.destination == entity.name {
                 let column = StoreLayout.columnName(relationship.name)
-                try db.execute(sql: "UPDATE \(StoreLayout.tableName(other.name)) SET \(column) = NULL, Z_OPT = Z_OPT + 1 WHERE \(column) = ?",
+                try db.execute(sql: "UPDATE \(layout.table(other.name)) SET \(column) = NULL, Z_OPT = Z_OPT + 1 WHERE \(column) = ?",
                                arguments: [key])
             }
         }

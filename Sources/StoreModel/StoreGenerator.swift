@@ -13,6 +13,8 @@ public struct StoreGenerator: Sendable {
     public var batchSize = 1000
     /// Give the store Core Data's persistent-history tables; every save then records into them.
     public var history = false
+    /// Use the library model with its `Item` hierarchy (entity inheritance) and generate items of every entity in it.
+    public var inheritance = false
 
     public init(objects: Int, blobFraction: Double = 0.1, blobSize: Int = 128 * 1024, seed: UInt64 = 1) {
         self.objects = objects
@@ -22,13 +24,14 @@ public struct StoreGenerator: Sendable {
     }
 
     public struct Summary: Sendable, Codable {
-        public var folders = 0, tags = 0, notes = 0, attachments = 0
-        public var total: Int { folders + tags + notes }
+        public var folders = 0, tags = 0, notes = 0, attachments = 0, items = 0
+        public var total: Int { folders + tags + notes + items }
     }
 
     /// Generates into the store at `url` (created, or added to when it exists).
     @discardableResult
     public func generate(at url: URL, model: ManagedObjectModel = .library, options: StoreOptions = StoreOptions()) throws -> Summary {
+        let model = inheritance && !model.hasInheritance ? ManagedObjectModel.libraryWithInheritance : model
         let coordinator = PersistentStoreCoordinator(model: model)
         let store = try coordinator.addStore(at: url, options: options)
         defer { try? coordinator.remove(store) }
@@ -37,7 +40,8 @@ public struct StoreGenerator: Sendable {
         var summary = Summary()
         summary.folders = objects <= 0 ? 0 : max(1, objects / 50)
         summary.tags = objects <= 2 ? 0 : max(1, objects / 100)
-        summary.notes = max(0, objects - summary.folders - summary.tags)
+        summary.items = inheritance ? objects / 10 : 0
+        summary.notes = max(0, objects - summary.folders - summary.tags - summary.items)
         let folders = (0..<summary.folders).map { _ in random.uuid() }
         let tags = (0..<summary.tags).map { _ in random.uuid() }
         try store.save { context in
@@ -49,6 +53,10 @@ public struct StoreGenerator: Sendable {
             for (index, id) in tags.enumerated() {
                 try context.insert(ManagedObject(entity: "Tag", id: id, attributes: ["name": .string("tag-\(index)")]))
             }
+        }
+        if summary.items > 0 {
+            let items = Self.items(summary.items, model: model, random: &random)
+            try store.save { context in for item in items { try context.insert(item) } }
         }
         var remaining = summary.notes
         var serial = 0

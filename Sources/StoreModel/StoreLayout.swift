@@ -13,10 +13,14 @@ public struct StoreLayout: Sendable {
         self.entityNumbers = entityNumbers
     }
 
-    /// The numbering a new store gets: entities in name order from 1.
+    /// The numbering a new store gets: from 1, root entities in name order, each followed by its hierarchy
+    /// (parents before children), as Core Data numbers them; without inheritance, simply name order.
     public static func fresh(_ model: ManagedObjectModel) -> StoreLayout {
         var numbers: [String: Int64] = [:]
-        for (index, entity) in model.entities.enumerated() { numbers[entity.name] = Int64(index + 1) }
+        let ordered = model.entities.filter { model.root(of: $0.name) == $0.name }.flatMap { model.hierarchy($0.name) }
+        for entity in ordered + model.entities where numbers[entity.name] == nil {
+            numbers[entity.name] = Int64(numbers.count + 1)
+        }
         return StoreLayout(model: model, entityNumbers: numbers)
     }
 
@@ -70,21 +74,28 @@ public struct StoreLayout: Sendable {
         entity.relationships.filter { !$0.isToMany }
     }
 
-    /// Column declarations of an entity table, bookkeeping columns first as Core Data writes them.
+    /// Column declarations of an entity's table, bookkeeping columns first as Core Data writes them; a root
+    /// entity's table has the columns of its whole hierarchy (each once).
     public func columns(_ entity: EntityDescription) -> [(name: String, type: String)] {
         var columns: [(String, String)] = [("Z_PK", "INTEGER PRIMARY KEY"), ("Z_ENT", "INTEGER"), ("Z_OPT", "INTEGER")]
-        for relationship in toOneRelationships(entity) {
-            columns.append((Self.columnName(relationship.name), "INTEGER"))
+        var seen: Set<String> = []
+        let members = model.hierarchy(model.root(of: entity.name))
+        for member in members.isEmpty ? [entity] : members {
+            for relationship in toOneRelationships(member) where seen.insert(Self.columnName(relationship.name)).inserted {
+                columns.append((Self.columnName(relationship.name), "INTEGER"))
+            }
         }
-        for attribute in entity.attributes {
-            columns.append((Self.columnName(attribute.name), attribute.type.columnType))
+        for member in members.isEmpty ? [entity] : members {
+            for attribute in member.attributes where seen.insert(Self.columnName(attribute.name)).inserted {
+                columns.append((Self.columnName(attribute.name), attribute.type.columnType))
+            }
         }
         return columns
     }
 
-    /// The DDL that creates an entity table and its indexes.
+    /// The DDL that creates an entity's table (its root's, for a sub-entity) and its indexes.
     public func entityDDL(_ entity: EntityDescription) -> [String] {
-        let table = Self.tableName(entity.name)
+        let table = self.table(entity.name)
         let columnList = columns(entity).map { "\($0.name) \($0.type)" }.joined(separator: ", ")
         var statements = ["CREATE TABLE \(table) ( \(columnList) )"]
         for relationship in toOneRelationships(entity) {

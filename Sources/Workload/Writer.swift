@@ -56,7 +56,8 @@ public struct Writer: Sendable {
         options.journalMode = StoreOptions.JournalMode(rawValue: c.journalMode) ?? .wal
         options.syncExternalFiles = options.synchronous == .full || options.synchronous == .extra
         if let grace = c.externalDataGracePeriod { options.externalDataGracePeriod = grace }
-        let store = try PersistentStore(at: URL(fileURLWithPath: c.store), model: .library, options: options)
+        let model = ManagedObjectModel.appModel(for: URL(fileURLWithPath: c.store), fallback: .library)
+        let store = try PersistentStore(at: URL(fileURLWithPath: c.store), model: model, options: options)
         defer { try? store.close() }
         switch c.checkpoint {
         case "none": try store.withConnection { try $0.execute(sql: "PRAGMA wal_autocheckpoint = 0") }
@@ -73,15 +74,16 @@ public struct Writer: Sendable {
         let pacer = TransactionPacer(turnsFIFO: c.turns, rate: c.rate)
         for seq in 1...max(1, c.transactions) where c.transactions > 0 {
             guard pacer.awaitTurn(seq) else { break }
-            let change = nextChange(&random, mine: mine, order: order, folders: folders, tags: tags, seq: seq)
-            let ops = [HistoryOp(op: change.op, entity: "Note", id: change.object.id,
+            let change = nextChange(&random, mine: mine, order: order, folders: folders, tags: tags, seq: seq,
+                                    items: model.hierarchyEntities)
+            let ops = [HistoryOp(op: change.op, entity: change.object.entity, id: change.object.id,
                                  hash: change.op == "delete" ? nil : ObjectHash.of(change.object))]
             try history.append(HistoryRecord(writer: c.index, seq: seq, state: .intent, t: now(), ops: ops))
             do {
                 try store.save { context in
                     switch change.op {
                     case "insert": try context.insert(change.object)
-                    case "delete": try context.delete(entity: "Note", id: change.object.id)
+                    case "delete": try context.delete(entity: change.object.entity, id: change.object.id)
                     default: try context.update(change.write)
                     }
                 }
@@ -112,7 +114,10 @@ public struct Writer: Sendable {
         var write: ManagedObject
     }
 
-    func nextChange(_ random: inout SeededRandom, mine: [UUID: ManagedObject], order: [UUID], folders: [UUID], tags: [UUID], seq: Int) -> Change {
+    /// `items` are the entities of the model's hierarchy (empty without inheritance): where there are some, a
+    /// third of the inserts are objects of them, which later changes update or delete like notes.
+    func nextChange(_ random: inout SeededRandom, mine: [UUID: ManagedObject], order: [UUID], folders: [UUID], tags: [UUID], seq: Int,
+                    items: [String] = []) -> Change {
         let c = configuration
         let weights = c.mix.count == 4 ? c.mix : [50, 30, 10, 10]
         var roll = Int(random.next() % UInt64(max(1, weights.reduce(0, +))))
@@ -124,6 +129,10 @@ public struct Writer: Sendable {
         if order.isEmpty { op = "insert" }
         let attachment: AttributeValue? = Double(random.next() % 10_000) / 10_000 < c.blobFraction
             ? .binary(Data(random.bytes(c.blobSize))) : nil
+        if let change = itemChange(op, &random, mine: mine, order: order, seq: seq, items: items) { return change }
+        // With a hierarchy, notes are changed only as notes: the ids below are those of notes.
+        let order = items.isEmpty ? order : order.filter { mine[$0]?.entity == "Note" }
+        if order.isEmpty { op = "insert" }
         switch op {
         case "insert":
             var note = StoreGenerator.note(serial: c.index * 1_000_000 + seq, random: &random, folders: folders, tags: tags)
