@@ -43,6 +43,9 @@ public enum ScenarioParser {
             throw ScenarioError(file: path, line: 1, column: 1, message: "`extends` loops: \((visiting + [path]).joined(separator: " -> "))")
         }
         visiting.append(path)
+        if let problem = notAScenarioFile(path) {
+            throw ScenarioError(file: path, line: 1, column: 1, message: "cannot read the scenario file: \(problem)")
+        }
         let text: String
         do {
             text = try String(contentsOf: url, encoding: .utf8)
@@ -54,12 +57,26 @@ public enum ScenarioParser {
         var base = Scenario(name: "")
         if let extends = try reader.string("extends") {
             let baseURL = URL(fileURLWithPath: extends, relativeTo: url.deletingLastPathComponent())
-            guard FileManager.default.fileExists(atPath: baseURL.path) else {
-                throw reader.error(reader.node("extends"), "`extends` names \(baseURL.path), which does not exist")
+            if let problem = notAScenarioFile(baseURL.path) {
+                throw reader.error(reader.node("extends"), "`extends` names \(baseURL.path): \(problem)")
             }
             base = try load(baseURL, visiting: &visiting)
         }
         return try apply(&reader, to: base)
+    }
+
+    /// Why `path` cannot be a scenario file (it does not exist, or is a directory, a FIFO, a device or a socket),
+    /// found with stat(2) alone: reading a FIFO would block the harness forever. Nil for a regular file.
+    static func notAScenarioFile(_ path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return "it does not exist or cannot be reached (\(String(cString: strerror(errno))))" }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return nil
+        case S_IFDIR: return "it is a directory, not a scenario file"
+        case S_IFIFO: return "it is a FIFO, not a scenario file (not read)"
+        case S_IFSOCK: return "it is a socket, not a scenario file"
+        default: return "it is a device, not a scenario file (not read)"
+        }
     }
 
     static func compose(_ text: String, file: String) throws -> Node {

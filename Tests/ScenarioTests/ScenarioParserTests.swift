@@ -106,6 +106,24 @@ import Testing
         #expect { try ScenarioParser.parse(file: scratch.path("c.yaml")) } throws: { ($0 as? ScenarioError)?.line == 2 }
     }
 
+    /// A directory, a FIFO or a device is no scenario file: refused from stat(2) alone (reading a FIFO would block
+    /// forever), at the `extends:` line when another file names it.
+    @Test func nonRegularFilesAreRefusedWithoutReadingThem() throws {
+        let scratch = try Scratch("non-regular")
+        try FileManager.default.createDirectory(at: scratch.path("dir"), withIntermediateDirectories: true)
+        #expect(mkfifo(scratch.path("fifo.yaml").path, 0o600) == 0)
+        try "name: d\nextends: dir\n".write(to: scratch.path("d.yaml"), atomically: true, encoding: .utf8)
+        try "name: f\nextends: fifo.yaml\n".write(to: scratch.path("f.yaml"), atomically: true, encoding: .utf8)
+        for (file, words) in [("d.yaml", "directory"), ("f.yaml", "FIFO")] {
+            #expect { try ScenarioParser.parse(file: scratch.path(file)) } throws: { error in
+                guard let error = error as? ScenarioError else { return false }
+                return error.file.hasSuffix(file) && error.line == 2 && error.column == 10 && error.message.contains(words)
+            }
+        }
+        #expect { try ScenarioParser.parse(file: scratch.path("fifo.yaml")) } throws: { ($0 as? ScenarioError)?.message.contains("FIFO") == true }
+        #expect { try ScenarioParser.parse(file: URL(fileURLWithPath: "/dev/zero")) } throws: { ($0 as? ScenarioError)?.message.contains("device") == true }
+    }
+
     @Test func renderedScenarioParsesBackToTheSame() throws {
         let original = try ScenarioParser.parse(yaml: """
             name: "round \\"trip\\""
