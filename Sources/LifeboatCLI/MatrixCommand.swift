@@ -12,7 +12,7 @@ struct MatrixCommand: ParsableCommand {
         abstract: "Run every tool recipe in every situation and write the compatibility matrix (Markdown, JSON, HTML).")
 
     @Argument(help: "A directory of recipes: one subdirectory per tool, one scenario file per situation.") var directory: String
-    @Option(help: "Seeds: a range (1-5), a list (1,4,9) or one number.") var seeds = "1"
+    @Option(help: "Seeds: ranges and lists, as `run --seeds` takes them (1-5, 1,4,9, 7).") var seeds = "1"
     @Option(help: "Only these recipes (comma-separated subdirectory names).") var only: String?
     @Option(help: "Where reports go (reports/<matrix-id>/).") var reports: String = "reports"
     @Option(help: "Scratch directory for stores.") var scratch: String?
@@ -20,7 +20,8 @@ struct MatrixCommand: ParsableCommand {
     var out: String?
 
     func run() throws {
-        let seedList = try Self.parseSeeds(seeds)
+        let seedList: [UInt64]
+        do { seedList = try SeedList(seeds).seeds } catch let error as SeedList.ParseError { throw CLIFailure.badInput(error.message) }
         var recipes: [ToolMatrix.Recipe]
         do { recipes = try ToolMatrix.discover(URL(cliPath: directory)) } catch let error as ScenarioError {
             throw CLIFailure.badInput(error.description)
@@ -55,22 +56,5 @@ struct MatrixCommand: ParsableCommand {
             print("some runs differ from their recipe's expectation (listed at the end of matrix.md)")
             throw ExitCode(1)
         }
-    }
-
-    /// "1-5", "1,4,9" or "7".
-    static func parseSeeds(_ text: String) throws -> [UInt64] {
-        var seeds: [UInt64] = []
-        for part in text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
-            let ends = part.split(separator: "-", omittingEmptySubsequences: false)
-            if ends.count == 2, let low = UInt64(ends[0]), let high = UInt64(ends[1]), low <= high, high - low < 10_000 {
-                seeds += Array(low...high)
-            } else if ends.count == 1, let seed = UInt64(part) {
-                seeds.append(seed)
-            } else {
-                throw CLIFailure.badInput("--seeds: '\(part)' is not a seed or a range like 1-5")
-            }
-        }
-        guard !seeds.isEmpty else { throw CLIFailure.badInput("--seeds: no seeds given") }
-        return seeds
     }
 }
