@@ -48,11 +48,17 @@ extension ChildRegistry {
         return signalled.count
     }
 
-    /// Not a zombie or a process already on its way out (both still show in /proc until reaped).
-    private static func isAlive(_ pid: Int32) -> Bool {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return false }
-        let state = stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).first
-        return state != "Z" && state != "X"
+    /// A process with at least one thread that is neither a zombie nor dead (a zombie or exiting process still
+    /// shows in /proc until reaped; a multithreaded tool, a Go program shutting down, can show its first thread
+    /// as a zombie while the others still work). Used for marked processes and for sidecars' groups.
+    static func isAlive(_ pid: Int32) -> Bool {
+        let tasks = "/proc/\(pid)/task"
+        let threads = (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? []
+        return threads.contains { thread in
+            guard let stat = try? String(contentsOfFile: "\(tasks)/\(thread)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return false }
+            let state = stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).first
+            return state != "Z" && state != "X"
+        }
     }
 }

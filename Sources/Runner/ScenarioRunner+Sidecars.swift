@@ -135,22 +135,10 @@ extension ScenarioRunner {
             guard let member = Int32(entry), let stat = try? String(contentsOfFile: "/proc/\(member)/stat", encoding: .utf8),
                   let close = stat.lastIndex(of: ")") else { return false }
             let fields = stat[stat.index(after: close)...].split(separator: " ")
-            return fields.count > 2 && Int32(fields[2]) == pid && isAlive(member)
+            return fields.count > 2 && Int32(fields[2]) == pid && ChildRegistry.isAlive(member)
         }
         if groupAlive { return false }
         return !child.isRunning
-    }
-
-    /// A process with at least one thread that is neither a zombie nor dead.
-    static func isAlive(_ pid: Int32) -> Bool {
-        let tasks = "/proc/\(pid)/task"
-        let threads = (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? []
-        return threads.contains { thread in
-            guard let stat = try? String(contentsOfFile: "\(tasks)/\(thread)/stat", encoding: .utf8),
-                  let close = stat.lastIndex(of: ")") else { return false }
-            let state = stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).first
-            return state != "Z" && state != "X"
-        }
     }
 
     /// How a sidecar that is no longer running ended on its own (or by the crash's SIGKILL).
