@@ -1,23 +1,12 @@
 import Foundation
+import Scenario
 
 /// Sizes as people write them on the command line and read them in tables: 64MB (10^6), 1GiB (2^30), 512K.
 public enum ByteCount {
-    /// Parses 64MB, 1.5GB, 200MiB, 4G, 4096 (bytes); nil when it is not a size. Units as `lifeboat generate`
-    /// reads them: KB/MB/GB are decimal, KiB/MiB/GiB and K/M/G binary.
+    /// Parses 64MB, 1.5GB, 200MiB, 4G, 4096 (bytes); nil when it is not a size. The same parser as scenarios
+    /// and `lifeboat generate` (`ByteSizeText`): KB/MB/GB/TB are decimal, KiB/MiB/GiB/TiB and K/M/G binary.
     public static func parse(_ text: String) -> Int64? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces).uppercased()
-        let units: [(String, Double)] = [("KIB", 1024), ("MIB", 1_048_576), ("GIB", 1_073_741_824), ("TIB", 1_099_511_627_776),
-                                         ("KB", 1e3), ("MB", 1e6), ("GB", 1e9), ("TB", 1e12),
-                                         ("K", 1024), ("M", 1_048_576), ("G", 1_073_741_824), ("B", 1)]
-        for (suffix, factor) in units where trimmed.hasSuffix(suffix) {
-            guard let number = Double(trimmed.dropLast(suffix.count)), number >= 0, number.isFinite else { return nil }
-            let bytes = (number * factor).rounded(.down)
-            // 1e30 or 9e18 GB parse as numbers but fit no Int64: not a size.
-            guard bytes < 9.0e18 else { return nil }
-            return Int64(bytes)
-        }
-        guard let number = Int64(trimmed), number >= 0 else { return nil }
-        return number
+        ByteSizeText.parse(text).map(Int64.init)
     }
 
     /// 64MB, 1.0GB, 980kB: decimal units, as the sizes on the command line are usually given.

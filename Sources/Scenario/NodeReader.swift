@@ -144,7 +144,9 @@ struct NodeReader {
     ]
 }
 
-/// Byte sizes written as text: 4096, 64KiB, 2MB, 1.5GiB.
+/// Byte sizes written as text: 4096, 64KiB, 2MB, 1.5GiB, 4TB. KB/MB/GB/TB are decimal, KiB/MiB/GiB/TiB and K/M/G
+/// binary. The one parser of sizes for scenarios and the CLI (the benchmark's `ByteCount` reads with it too);
+/// FaultFS keeps its own small one for `--memory-budget`, since that module depends on nothing of Lifeboat's.
 public enum ByteSizeText {
     /// The largest single value (an attachment) a scenario or `generate` may ask for: 256 MiB. The generator and
     /// each writer hold one such value in memory at a time, and SQLite refuses values above 1,000,000,000 bytes
@@ -154,8 +156,9 @@ public enum ByteSizeText {
     /// Bytes, or nil when the text is not a size or the size does not fit in an Int (1e30, inf, nan).
     public static func parse(_ text: String) -> Int? {
         let trimmed = text.trimmingCharacters(in: .whitespaces).uppercased()
-        let units: [(String, Double)] = [("KIB", 1024), ("MIB", 1_048_576), ("GIB", 1_073_741_824), ("KB", 1000), ("MB", 1e6),
-                                         ("GB", 1e9), ("K", 1024), ("M", 1_048_576), ("G", 1_073_741_824), ("B", 1)]
+        let units: [(String, Double)] = [("KIB", 1024), ("MIB", 1_048_576), ("GIB", 1_073_741_824), ("TIB", 1_099_511_627_776),
+                                         ("KB", 1e3), ("MB", 1e6), ("GB", 1e9), ("TB", 1e12),
+                                         ("K", 1024), ("M", 1_048_576), ("G", 1_073_741_824), ("B", 1)]
         for (suffix, factor) in units where trimmed.hasSuffix(suffix) {
             guard let number = Double(trimmed.dropLast(suffix.count)), number >= 0, number.isFinite else { return nil }
             let bytes = (number * factor).rounded(.down)
