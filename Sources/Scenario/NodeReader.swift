@@ -133,7 +133,7 @@ struct NodeReader {
         "readers": ["count", "hold", "every"],
         "store": ["objects", "blob_fraction", "blob_size", "journal_mode"],
         "writers": ["count", "transactions", "rate", "mix", "blob_fraction", "blob_size", "synchronous", "checkpoint",
-                    "external_data_grace"],
+                    "external_data_grace", "sync_external_data"],
         "mix": ["insert", "update", "delete", "link"],
         "schedule": ["backup", "restore", "after_commits", "at_seconds", "after_writers", "every_commits", "times", "destination",
                      "pages_per_step", "step_delay", "max_restarts", "command", "copy_external_data", "allow_clone"],

@@ -28,6 +28,7 @@ public enum ScenarioYAML {
         out.append("  synchronous: \(s.writers.synchronous)")
         out.append("  checkpoint: \(s.writers.checkpoint)")
         if let v = s.writers.externalDataGrace { out.append("  external_data_grace: \(v)") }
+        if s.writers.syncExternalData { out.append("  sync_external_data: true") }
         out.append("  mix: {insert: \(s.writers.mix.insert), update: \(s.writers.mix.update), delete: \(s.writers.mix.delete), link: \(s.writers.mix.link)}")
         if let r = s.readers { out.append("readers: {count: \(r.count), hold: \(r.hold), every: \(r.every)}") }
         out.append(s.schedule.isEmpty ? "schedule: []" : "schedule:")

@@ -69,7 +69,7 @@ struct LayoutWriter {
             return found
         }
         let blobs = BlobPolicy(columns: externalColumns, fraction: c.blobFraction, size: c.blobSize, files: files,
-                               sync: synchronous == "FULL" || synchronous == "EXTRA")
+                               sync: c.syncExternalData)
         // Rows other writers inserted before this one started are no originals: their intents are in the
         // history files already (an intent is written before its commit), so they are left out here.
         let inserted = Set(HistoryReader.transactions(in: URL(fileURLWithPath: c.history).deletingLastPathComponent())
@@ -132,6 +132,7 @@ struct LayoutWriter {
                 if op == "delete" { mine.remove(at: target) } else if let after { mine.append(after) }
                 if c.checkpoint == "truncate" { _ = try? queue.inDatabase { try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") } }
             } catch {
+                Writer.abortOnInterimFailure(error)
                 try history.append(HistoryRecord(writer: c.index, seq: seq, state: .failed, t: now(), error: "\(error)"))
             }
         }
