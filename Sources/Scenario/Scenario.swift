@@ -117,6 +117,8 @@ public struct Scenario: Sendable, Equatable, Codable {
         public var command: String?
         public var copyExternalData: Bool?
         public var allowClone: Bool?
+        /// migrate strategies: `append` (default) or `overwrite` an existing destination (contested; docs/fidelity.md).
+        public var migrateExisting: String?
         public init(action: Action, strategy: String) {
             self.action = action
             self.strategy = strategy

@@ -250,6 +250,7 @@ public enum ScenarioParser {
         step.command = try r.string("command")
         step.copyExternalData = try r.bool("copy_external_data")
         step.allowClone = try r.bool("allow_clone")
+        step.migrateExisting = try r.choice("migrate_existing", ["append", "overwrite"])
         let triggers = [step.afterCommits != nil, step.atSeconds != nil, step.afterWriters].filter { $0 }.count
         if triggers > 1 { throw r.error(node, "schedule[\(index)] takes one of after_commits, at_seconds, after_writers") }
         if triggers == 0 {

@@ -46,6 +46,7 @@ public enum ScenarioYAML {
             if let v = step.command { out.append("    command: \(quote(v))") }
             if let v = step.copyExternalData { out.append("    copy_external_data: \(v)") }
             if let v = step.allowClone { out.append("    allow_clone: \(v)") }
+            if let v = step.migrateExisting { out.append("    migrate_existing: \(v)") }
         }
         out += sidecarLines(s.sidecars)
         out.append("faults:")

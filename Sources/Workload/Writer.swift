@@ -135,7 +135,7 @@ public struct Writer: Sendable {
     /// Core Data raises an exception when it cannot write an external data file's interim file (ENOSPC among
     /// others) and the app aborts: the transaction stays an intent with no ack, and the writer process ends
     /// with the status a shell reports for SIGABRT.
-    static func abortOnInterimFailure(_ error: Error) {
+    static func abortOnInterimFailure(_ error: any Error) {
         guard let error = error as? StoreError, case .interimFileFailed = error else { return }
         FileHandle.standardError.write(Data("*** Terminating app due to uncaught exception 'NSInternalInconsistencyException', reason: '\(error)'\n".utf8))
         exit(134)
