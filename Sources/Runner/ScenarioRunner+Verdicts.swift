@@ -24,8 +24,9 @@ extension ScenarioRunner {
             ])
         }
         if let crash, let state = crash.state {
-            record([Invariants.durableAfterCrash(oracle.match(state), oracle: oracle, crashAt: crash.at,
-                                                 synchronous: scenario.writers.synchronous, fault: crash.description)])
+            record(withCause([Invariants.durableAfterCrash(oracle.match(state), oracle: oracle, crashAt: crash.at,
+                                                           synchronous: scenario.writers.synchronous, fault: crash.description)],
+                             store: live, what: "the live store"))
         }
         if let state = liveBeforeRestore ?? (try? StoreState.read(live)) {
             if crash == nil || liveBeforeRestore == nil {
