@@ -79,8 +79,8 @@ extension ScenarioRunner {
 public enum RunReports {
     static func write(_ result: RunResult, scenario: Scenario, log: [String], to run: RunDirectory) throws {
         try run.write("report.json", try JSONReport.render(result))
-        try run.write("report.md", MarkdownReport.render(result))
-        try run.write("report.html", HTMLReport.render(result))
+        try run.write("report.md", MarkdownReport.render(result, repro: "\(run.url.path)/repro.yaml"))
+        try run.write("report.html", HTMLReport.render(result, repro: "\(run.url.path)/repro.yaml"))
         try run.write("junit.xml", JUnitReport.render([result]))
         try run.write("run.log", log.joined(separator: "\n") + "\n")
         try run.write("repro.yaml", "# Replay: lifeboat run \(run.url.path)/repro.yaml\n" + ScenarioYAML.render(replayable(scenario, file: result.scenarioFile)))
