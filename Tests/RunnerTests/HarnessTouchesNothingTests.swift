@@ -71,3 +71,39 @@ import Testing
         #expect(after.map(\.seq) == [4, 5])
     }
 }
+
+/// A durability finding names its cause from the op log: the backup's entries the crash dropped, the process
+/// that made them, the directory fsync that never came, and that the backup is missing (not "not a store").
+@Suite(.serialized) struct CrashCauseTests {
+    @Test func backupNotDurableSaysWhichEntryWasLostAndThatTheBackupIsMissing() throws {
+        let scratch = try Scratch("cause")
+        let file = DrillTests.scenarios.appendingPathComponent("backup-not-durable.yaml")
+        let (result, directory) = try DrillTests.run(try ScenarioParser.parse(file: file), file: file.path, scratch: scratch)
+        let verdict = try #require(result.verdicts.first { $0.invariant == "backup-durable" })
+        #expect(verdict.status == .violated)
+        let cause = try #require(verdict.cause, "\(verdict)")
+        #expect(cause.contains("create /backups/0-1/Library.sqlite at "), "\(cause)")
+        #expect(cause.contains("by backup-0 (lifeboat) was never followed by an fsync of its directory /backups/0-1"), "\(cause)")
+        #expect(cause.contains("the crash at ") && cause.hasSuffix("the backup is missing (no /backups/0-1/Library.sqlite after the crash)"), "\(cause)")
+        #expect(verdict.summary.contains("missing after the crash") && !"\(verdict.evidence)".contains("not a Core Data"))
+        let decoded = try JSONReport.decode(try Data(contentsOf: directory.url.appendingPathComponent("report.json")))
+        #expect(decoded.verdicts.first { $0.invariant == "backup-durable" }?.cause == cause, "report.json carries the cause")
+        for name in ["report.md", "report.html"] {
+            let text = try String(contentsOf: directory.url.appendingPathComponent(name), encoding: .utf8)
+            #expect(text.contains("never followed by an fsync of its directory /backups/0-1"), "\(name)")
+        }
+        let markdown = try String(contentsOf: directory.url.appendingPathComponent("report.md"), encoding: .utf8)
+        #expect(markdown.contains("lifeboat run \(directory.url.path)/repro.yaml"), "the replay hint names the run's real folder")
+    }
+
+    @Test func aFindingReplayedCountsHowOftenItCameBack() throws {
+        let scratch = try Scratch("reproduce")
+        let file = DrillTests.scenarios.appendingPathComponent("bugs/copy-no-sync.yaml")
+        let scenario = try ScenarioParser.parse(file: file)
+        var settings = ScenarioRunner.Settings(reportsRoot: scratch.path("reports"), scratchRoot: scratch.path("scratch"))
+        settings.makeVolume = StoreVolumes.make
+        let (result, _) = try ScenarioRunner(scenario: scenario, file: file.path, settings: settings).run()
+        let rate = try #require(try FindingReplay.rate(of: result, scenario: scenario, file: file.path, times: 2, settings: settings))
+        #expect(rate.invariant == "backup-durable" && rate.times == 2 && rate.reproduced == 2 && rate.text == "reproduced 2/2")
+    }
+}
