@@ -24,7 +24,7 @@ import Testing
 
     /// A backup folder with the store's database and its `-wal` (commits not yet checkpointed), no `-shm`.
     func walBackup(_ scratch: Scratch) throws -> (backup: URL, live: URL, notes: Int) {
-        let live = try scratch.store("live/Library.sqlite", objects: 20, blobFraction: 0.3, blobSize: 4096)
+        let live = try scratch.store("live/Library.sqlite", objects: 20, blobFraction: 0.3, blobSize: 128 * 1024)
         let app = try OpenApp(live)
         try app.insertNotes(5)
         let backup = scratch.path("backup/Library.sqlite")
@@ -43,6 +43,7 @@ import Testing
         let scratch = try Scratch("read-copies")
         let (backup, live, notes) = try walBackup(scratch)
         #expect(FileManager.default.fileExists(atPath: backup.path + "-wal"))
+        #expect(!StoreFiles(backup).externalFileNames().isEmpty, "external data files are read in place through the link")
         let before = try listing(backup.deletingLastPathComponent())
         let state = try StoreState.read(backup)
         #expect(state.notes.count == notes, "the -wal's commits are read (recovered on the copy)")
