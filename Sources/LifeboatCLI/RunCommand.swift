@@ -63,6 +63,7 @@ struct RunCommand: ParsableCommand {
             for verdict in result.verdicts where verdict.status != .notApplicable {
                 print("   \(TerminalStyle.outcome(verdict.status == .held ? "held    " : "VIOLATED", good: verdict.status == .held)) \(verdict.invariant): \(verdict.summary.prefix(150))")
                 if verdict.status == .violated, let first = verdict.evidence.first { print("            e.g. \(first.prefix(160))") }
+                if verdict.status == .violated, let cause = verdict.cause { print("            cause: \(cause.prefix(400))") }
             }
             for error in result.errors { print("   run error: \(error)") }
             print("   \(TerminalStyle.outcome(result.expectationMet ? "AS EXPECTED" : "UNEXPECTED", good: result.expectationMet)) (expected \(result.expectation)) in \(String(format: "%.1f", result.seconds)) s — report: \(directory.url.path)/report.html")

@@ -38,7 +38,8 @@ extension ScenarioRunner {
         let support = directory + "/." + (name as NSString).deletingPathExtension + "_SUPPORT/"
         // A backup's whole folder is its own (its temporary names too); a live store shares its folder.
         let prefixes = what == "the backup" ? [directory + "/"] : [relative, support]
-        let lost = loss.lost(under: prefixes)
+        // The -shm is rebuilt from the -wal on the next open: what a crash did to it explains nothing.
+        let lost = loss.lost(under: prefixes).filter { !($0.path ?? "").hasSuffix("-shm") && !($0.path2 ?? "").hasSuffix("-shm") }
         guard !lost.isEmpty else { return nil }
         // Most telling first: name changes of the database itself, other name changes, then data.
         func rank(_ r: OpRecord) -> Int {
@@ -53,18 +54,31 @@ extension ScenarioRunner {
             let entries = rest.filter { CrashLoss.isEntryOperation($0.op) }.count
             text += "; and \(rest.count) more operation(s) like them (\(entries) directory entry change(s), \(rest.count - entries) data change(s))"
         }
-        return text + "; " + loss.crashClause(count: lost.count) + ": " + effect(on: store, relative: relative, loss: loss, what: what)
+        return text + "; " + loss.crashClause(count: lost.count) + ": " + effect(on: store, relative: relative, lost: lost, loss: loss, what: what)
     }
 
-    /// What the crash left of the store's database: missing, empty, or torn (the ranges that did not survive).
-    func effect(on store: URL, relative: String, loss: CrashLoss, what: String) -> String {
+    /// What the crash left of the store's database: missing, empty, a deleted rollback journal back (so the next
+    /// open rolls the last transaction back), or torn (the ranges that did not survive).
+    func effect(on store: URL, relative: String, lost: [OpRecord], loss: CrashLoss, what: String) -> String {
         var info = stat()
         guard lstat(store.path, &info) == 0 else { return "\(what) is missing (no \(relative) after the crash)" }
         if info.st_size == 0 { return "\(what) is empty (\(relative) has 0 bytes after the crash)" }
-        let ranges = loss.lostRanges(of: relative)
-        guard !ranges.isEmpty else { return "\(what) lost the changes above (\(relative) is \(info.st_size) bytes)" }
-        let shown = ranges.prefix(4).map { "\($0.lowerBound)-\($0.upperBound)" }.joined(separator: ", ")
-        return "\(what) is torn: bytes \(shown)\(ranges.count > 4 ? " and \(ranges.count - 4) more range(s)" : "") of \(relative) did not survive"
+        if lost.contains(where: { $0.op == "unlink" && $0.path == relative + "-journal" }),
+           FileManager.default.fileExists(atPath: store.path + "-journal") {
+            return "\(what)'s deleted \(relative)-journal is back, so the next open rolls its last transaction back"
+        }
+        if lost.contains(where: { $0.op == "rename" && $0.path2 == relative }) {
+            return "the rename onto \(relative) was undone: \(what) is gone, \(relative) is again the file it replaced"
+        }
+        func ranges(_ path: String) -> String? {
+            let ranges = loss.lostRanges(of: path)
+            guard !ranges.isEmpty else { return nil }
+            return "bytes " + ranges.prefix(4).map { "\($0.lowerBound)-\($0.upperBound)" }.joined(separator: ", ")
+                + (ranges.count > 4 ? " and \(ranges.count - 4) more range(s)" : "") + " of \(path)"
+        }
+        if let torn = ranges(relative) { return "\(what) is torn: \(torn) did not survive" }
+        if let wal = ranges(relative + "-wal") { return "\(what) lost what its -wal held there: \(wal) did not survive" }
+        return "\(what) lost the changes above (\(relative) is \(info.st_size) bytes)"
     }
 
     /// The child the runner started behind a record (a backup step, a writer), with the command that made the
