@@ -62,6 +62,8 @@ public struct FaultWalk {
         public var outcome: String
         public var violated: [String]
         public var evidence: [String]
+        /// Why, where the run could tell: the operations a crash dropped (`Verdict.cause`, walks with a crash).
+        public var cause: String?
         public var errors: [String]
         public var seconds: Double
         public var report: String
@@ -189,7 +191,8 @@ public struct FaultWalk {
         let fired = (walkRule?.fired ?? 0) > 0
         let violated = result.verdicts.filter { $0.status == .violated }
         var row = Row(n: n, fired: fired, hit: walkRule?.hit, outcome: violated.isEmpty ? (result.errors.isEmpty ? "held" : "error") : "violated",
-                      violated: violated.map(\.invariant), evidence: Array(violated.flatMap(\.evidence).prefix(3)), errors: result.errors,
+                      violated: violated.map(\.invariant), evidence: Array(violated.flatMap(\.evidence).prefix(3)),
+                      cause: violated.compactMap(\.cause).first, errors: result.errors,
                       seconds: Date().timeIntervalSince(started), report: runDirectory.url.path)
         if let first = violated.first {
             var repro = RunReports.replayable(scenario, file: config.scenarioFile)

@@ -29,7 +29,7 @@ public enum FaultWalkReport {
         if !failing.isEmpty {
             lines += ["", "## Evidence", ""]
             for row in failing {
-                lines.append("- N=\(row.n): " + escape((row.evidence + row.errors).prefix(2).joined(separator: "; ")))
+                lines.append("- N=\(row.n): " + escape((row.evidence + row.errors).prefix(2).joined(separator: "; ")) + (row.cause.map { " — cause: " + escape($0) } ?? ""))
             }
         }
         lines += CoverageTable.markdown(state.coverage)
@@ -41,7 +41,7 @@ public enum FaultWalkReport {
         for row in state.rows {
             let hit = row.fired ? (row.hit?.summary ?? "fired") : "(no fault fired)"
             let css = row.outcome == "violated" ? " class=\"violated\"" : ""
-            rows += "<tr\(css)><td>\(row.n)</td><td>\(h(hit))</td><td>\(row.outcome)</td><td>\(h(row.violated.joined(separator: ", ")))</td><td>\(h(row.repro.map { URL(fileURLWithPath: $0).lastPathComponent } ?? ""))</td><td>\(h((row.evidence + row.errors).first ?? ""))</td></tr>\n"
+            rows += "<tr\(css)><td>\(row.n)</td><td>\(h(hit))</td><td>\(row.outcome)</td><td>\(h(row.violated.joined(separator: ", ")))</td><td>\(h(row.repro.map { URL(fileURLWithPath: $0).lastPathComponent } ?? ""))</td><td>\(h((row.evidence + row.errors).first ?? ""))\(row.cause.map { "<br><strong>cause:</strong> " + h($0) } ?? "")</td></tr>\n"
         }
         return """
         <!DOCTYPE html>

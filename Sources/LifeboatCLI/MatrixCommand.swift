@@ -16,8 +16,14 @@ struct MatrixCommand: ParsableCommand {
     @Option(help: "Only these recipes (comma-separated subdirectory names).") var only: String?
     @Option(help: "Where reports go (reports/<matrix-id>/).") var reports: String = "reports"
     @Option(help: "Scratch directory for stores.") var scratch: String?
+    @Option(help: "Replay each caught run N more times and show how often its finding came back (reproduced k/N); 0 replays nothing.")
+    var reproduce: Int = 0
     @Option(help: "Also write the Markdown table here (e.g. docs/real-tools.md), with its repro files in a folder beside it.")
     var out: String?
+
+    func validate() throws {
+        guard (0...100).contains(reproduce) else { throw ValidationError("--reproduce must be between 0 and 100") }
+    }
 
     func run() throws {
         let seedList: [UInt64]
@@ -36,12 +42,12 @@ struct MatrixCommand: ParsableCommand {
         let settings = ScenarioCommandSupport.settings(reports: reports, scratch: scratch)
         Interruption.install()
         let matrix = try RunDirectory.create(root: URL(cliPath: reports), prefix: "matrix-")
-        let command = "lifeboat matrix \(directory) --seeds \(seeds)" + (only.map { " --only \($0)" } ?? "")
+        let command = "lifeboat matrix \(directory) --seeds \(seeds)" + (only.map { " --only \($0)" } ?? "") + (reproduce > 0 ? " --reproduce \(reproduce)" : "")
         print("matrix \(matrix.id): \(recipes.count) recipe(s) x situations x \(seedList.count) seed(s)")
         let result: ToolMatrix.Result
         do {
             result = try ToolMatrix.run(recipes, seeds: seedList, matrix: matrix, settings: settings, command: command,
-                                        directory: directory) { line in print("  " + line) }
+                                        directory: directory, reproduce: reproduce) { line in print("  " + line) }
         } catch let error as ToolMatrix.MatrixError {
             throw CLIFailure.badInput(error.description)
         } catch RunError.interrupted {

@@ -17,7 +17,7 @@ extension RunCommand {
 
     /// Whether this invocation is a campaign (a single scenario without campaign options runs as before).
     func isCampaign(scenarioCount: Int) -> Bool {
-        scenarioCount > 1 || seeds != nil || shard != nil || timeBudget != nil || repeatFailing > 0
+        scenarioCount > 1 || seeds != nil || shard != nil || timeBudget != nil || repeatFailing > 0 || reproduce > 0
     }
 
     func validateCampaignOptions() throws {
@@ -34,6 +34,7 @@ extension RunCommand {
             throw ValidationError("--time-budget \(timeBudget): write a positive duration of at most a week, e.g. 10m, 90s or 1h30m")
         }
         guard (0...100).contains(repeatFailing) else { throw ValidationError("--repeat must be between 0 and 100") }
+        guard (0...100).contains(reproduce) else { throw ValidationError("--reproduce must be between 0 and 100") }
     }
 
     /// Runs `parsed` as a campaign and returns true, or returns false for a plain single run (after checking that
@@ -66,6 +67,7 @@ extension RunCommand {
         settings.reportsRoot = folder.runsRoot
         var options = CampaignRunner.Options()
         options.repeatFailing = repeatFailing
+        options.reproduce = reproduce
         options.timeBudget = timeBudget.flatMap(DurationText.seconds)
         options.fuse = fuse
         let info = campaign.info()
@@ -96,6 +98,7 @@ extension RunCommand {
         var lastWrite = Date()
         hooks.didFinishPair = { entry, entries in
             if entry.status != .ran { print("== \(entry.scenario) seed \(entry.seed): \(entry.status == .skipped ? "skipped" : "not run") — \(entry.reason ?? "")") }
+            if let reproduction = entry.reproduction { print("   \(reproduction.invariant): \(reproduction.text)") }
             if entry.isFlaky { print("   FLAKY: the verdict changed between identical runs (\(entry.flaky.joined(separator: ", ")))") }
             if Date().timeIntervalSince(lastWrite) >= 15 {
                 try? folder.write(summary(entries))
@@ -127,6 +130,7 @@ extension RunCommand {
         for verdict in result.verdicts where verdict.status != .notApplicable {
             print("   \(TerminalStyle.outcome(verdict.status == .held ? "held    " : "VIOLATED", good: verdict.status == .held)) \(verdict.invariant): \(verdict.summary.prefix(150))")
             if verdict.status == .violated, let first = verdict.evidence.first { print("            e.g. \(first.prefix(160))") }
+            if verdict.status == .violated, let cause = verdict.cause { print("            cause: \(cause.prefix(400))") }
         }
         for error in result.errors { print("   run error: \(error)") }
         print("   \(TerminalStyle.outcome(result.expectationMet ? "AS EXPECTED" : "UNEXPECTED", good: result.expectationMet)) (expected \(result.expectation)) in \(String(format: "%.1f", result.seconds)) s — report: \(directory.url.path)/report.html")

@@ -12,6 +12,9 @@ import Scenario
 public final class CampaignRunner {
     public struct Options: Sendable {
         public var repeatFailing = 0
+        /// Replay each run that violated an invariant this many more times and record how often its finding came
+        /// back (`SuiteEntry.reproduction`); 0 (the default, and CI's) replays nothing.
+        public var reproduce = 0
         /// Seconds after which no new run starts (one already running finishes).
         public var timeBudget: Double?
         public var fuse = SuiteSummary.FuseInfo(available: true, reason: nil)
@@ -82,7 +85,12 @@ public final class CampaignRunner {
                     // A run cut short by SIGINT/SIGTERM has no verdict worth counting.
                     entry = .absent(pair, expectation: expectation, status: .notRun, reason: "interrupted during its run (partial report in \(path))")
                 } else if let (result, path) = first {
-                    entry = .ran(result, path: path, reruns: reruns)
+                    var ran = SuiteEntry.ran(result, path: path, reruns: reruns)
+                    if options.reproduce > 0, !budgetSpent() {
+                        ran.reproduction = try FindingReplay.rate(of: result, scenario: drill.scenario, file: drill.file.path,
+                                                                  times: options.reproduce, settings: settings)
+                    }
+                    entry = ran
                 } else {
                     entry = SuiteEntry(scenario: pair.scenario, seed: pair.seed, status: .ran, expectation: expectation, expectationMet: false,
                                        reason: nil, seconds: 0, run: nil, verdicts: [], errors: lastSetupError.map { [$0] } ?? [],

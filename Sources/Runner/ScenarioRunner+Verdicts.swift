@@ -24,8 +24,9 @@ extension ScenarioRunner {
             ])
         }
         if let crash, let state = crash.state {
-            record([Invariants.durableAfterCrash(oracle.match(state), oracle: oracle, crashAt: crash.at,
-                                                 synchronous: scenario.writers.synchronous, fault: crash.description)])
+            record(withCause([Invariants.durableAfterCrash(oracle.match(state), oracle: oracle, crashAt: crash.at,
+                                                           synchronous: scenario.writers.synchronous, fault: crash.description)],
+                             store: live, what: "the live store"))
         }
         if let state = liveBeforeRestore ?? (try? StoreState.read(live)) {
             if crash == nil || liveBeforeRestore == nil {
@@ -78,8 +79,8 @@ extension ScenarioRunner {
 public enum RunReports {
     static func write(_ result: RunResult, scenario: Scenario, log: [String], to run: RunDirectory) throws {
         try run.write("report.json", try JSONReport.render(result))
-        try run.write("report.md", MarkdownReport.render(result))
-        try run.write("report.html", HTMLReport.render(result))
+        try run.write("report.md", MarkdownReport.render(result, repro: "\(run.url.path)/repro.yaml"))
+        try run.write("report.html", HTMLReport.render(result, repro: "\(run.url.path)/repro.yaml"))
         try run.write("junit.xml", JUnitReport.render([result]))
         try run.write("run.log", log.joined(separator: "\n") + "\n")
         try run.write("repro.yaml", "# Replay: lifeboat run \(run.url.path)/repro.yaml\n" + ScenarioYAML.render(replayable(scenario, file: result.scenarioFile)))

@@ -1,5 +1,6 @@
 import Checks
 import ChildProcesses
+import FaultFS
 import Foundation
 import Reporting
 import Scenario
@@ -52,6 +53,9 @@ public final class ScenarioRunner {
     var backups: [(name: String, index: Int, store: URL, start: Double, end: Double, state: StoreState?)] = []
     var crash: (at: Double, description: String, state: StoreState?)?
     var liveBeforeRestore: StoreState?
+    /// What the last crash on a FaultFS volume dropped, from its op log, and the volume's root: the causes of
+    /// durability findings (ScenarioRunner+Causes).
+    var crashLoss: (loss: CrashLoss, root: URL)?
     var initial: [UUID: String] = [:]
     var liveAtStart = StoreState()
     /// Children of the run, for naming the process behind a fault; coverage read before the unmount; whether a

@@ -37,6 +37,8 @@ public enum ToolMatrix {
         /// Steps and sidecars that failed (not interrupted by the crash), and run errors.
         public var failures: [String]
         public var evidence: [String]
+        /// Why a durability invariant was violated: the operations the crash dropped (`Verdict.cause`).
+        public var cause: String?
         public var crash: String?
         public var expectation: String
         public var expectationMet: Bool
@@ -45,6 +47,8 @@ public enum ToolMatrix {
         public var report: String
         /// The repro file of a caught run, relative to the matrix directory.
         public var repro: String?
+        /// With `--reproduce N`: how often the caught run's finding came back in N identical runs.
+        public var reproduction: Reproduction?
     }
 
     public struct Cell: Sendable, Codable, Equatable {
@@ -133,7 +137,7 @@ public enum ToolMatrix {
     /// Runs every recipe in every situation with every seed; run reports go to `<matrix>/runs/`, repro files of
     /// caught runs to `<matrix>/repros/`.
     public static func run(_ recipes: [Recipe], seeds: [UInt64], matrix: RunDirectory, settings: ScenarioRunner.Settings,
-                           command: String, directory: String, log: (String) -> Void) throws -> Result {
+                           command: String, directory: String, reproduce: Int = 0, log: (String) -> Void) throws -> Result {
         let started = Date()
         let startedAt = ISO8601DateFormatter().string(from: started)
         var tools: [ToolInfo] = []
@@ -164,9 +168,12 @@ public enum ToolMatrix {
                                              note: "lifeboat matrix \(matrix.id): \(recipe.tool) in \(situation.name), seed \(seed)").utf8)
                             .write(to: repros.appendingPathComponent(name))
                         run.repro = "repros/\(name)"
+                        run.reproduction = try FindingReplay.rate(of: result, scenario: scenario, file: situation.file.path,
+                                                                  times: reproduce, settings: runSettings)
                     }
                     log(String(format: "%@ %@ seed %llu: %@%@ (%.1f s)", recipe.tool, situation.name, seed,
-                               run.held ? "held" : "CAUGHT " + (run.violated + run.failures.map { _ in "step failed" }).joined(separator: ", "),
+                               run.held ? "held" : "CAUGHT " + (run.violated + run.failures.map { _ in "step failed" }).joined(separator: ", ")
+                                   + (run.reproduction.map { ", \($0.text)" } ?? ""),
                                run.expectationMet ? "" : " [not the recipe's expectation: \(run.expectation)]", run.seconds))
                     cell.runs.append(run)
                 }
@@ -198,7 +205,8 @@ public enum ToolMatrix {
         let evidence = violated.map { verdict in "\(verdict.invariant): \(verdict.evidence.first ?? verdict.summary)" }
         let crash = result.events.first { $0.kind == .crash }?.detail
         return Run(seed: seed, runID: result.runID, held: violated.isEmpty && failures.isEmpty, violated: violated.map(\.invariant),
-                   failures: failures, evidence: evidence.map { String($0.prefix(400)) }, crash: crash,
+                   failures: failures, evidence: evidence.map { String($0.prefix(400)) },
+                   cause: violated.compactMap(\.cause).first.map { String($0.prefix(800)) }, crash: crash,
                    expectation: result.expectation, expectationMet: result.expectationMet, seconds: result.seconds,
                    report: report, repro: nil)
     }

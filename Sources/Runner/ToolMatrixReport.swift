@@ -88,6 +88,7 @@ public enum ToolMatrixReport {
                 let reproText = run.repro.map { "[`\(($0 as NSString).lastPathComponent)`](\(repro)\($0))" } ?? "no repro"
                 lines.append("- seed \(run.seed): \(reproText), run report `\(run.report)`" + (run.crash.map { "; \(cell($0))" } ?? ""))
                 for line in run.evidence + run.failures { lines.append("  - \(cell(line))") }
+                if let cause = run.cause { lines.append("  - cause: \(cell(cause))") }
             }
             lines.append("")
         }
@@ -110,7 +111,13 @@ public enum ToolMatrixReport {
         var names = c.violated
         if failing.contains(where: { !$0.failures.isEmpty }) { names.append("step failed") }
         let reproLink = failing.first?.repro.map { " ([repro](\(links)\($0)))" } ?? ""
-        return "**caught \(failing.count)/\(total)**: \(names.joined(separator: ", "))\(reproLink)"
+        return "**caught \(failing.count)/\(total)**: \(names.joined(separator: ", "))\(reproLink)\(rates(failing))"
+    }
+
+    /// ", reproduced 2/3" per caught seed that was replayed (`--reproduce N`), or nothing.
+    static func rates(_ failing: [ToolMatrix.Run]) -> String {
+        let rates = failing.compactMap { run in run.reproduction.map { "seed \(run.seed) \($0.text)" } }
+        return rates.isEmpty ? "" : "; " + rates.joined(separator: ", ")
     }
 
     static func cell(_ text: String) -> String {
@@ -136,8 +143,8 @@ public enum ToolMatrixReport {
                 } else {
                     let links = failing.compactMap { run in run.repro.map { "<a href=\"\(h($0))\">seed \(run.seed)</a>" } }.joined(separator: " ")
                     let what = c.violated + (failing.contains { !$0.failures.isEmpty } ? ["step failed"] : [])
-                    let title = failing.flatMap { $0.evidence + $0.failures }.joined(separator: "\n")
-                    rows += "<td class=caught title=\"\(h(title))\">caught \(failing.count)/\(c.runs.count)<br>\(h(what.joined(separator: ", ")))<br>\(links)</td>"
+                    let title = failing.flatMap { $0.evidence + $0.failures + ($0.cause.map { ["cause: " + $0] } ?? []) }.joined(separator: "\n")
+                    rows += "<td class=caught title=\"\(h(title))\">caught \(failing.count)/\(c.runs.count)<br>\(h(what.joined(separator: ", ")))<br>\(links)\(h(rates(failing)))</td>"
                 }
             }
             rows += "</tr>\n"
