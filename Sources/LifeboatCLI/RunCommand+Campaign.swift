@@ -129,6 +129,10 @@ extension RunCommand {
             if verdict.status == .violated, let first = verdict.evidence.first { print("            e.g. \(first.prefix(160))") }
         }
         for error in result.errors { print("   run error: \(error)") }
+        if let reason = result.environmentError {
+            print("   \(TerminalStyle.outcome("NOT RUN", good: false)) environment error: \(reason) — report: \(directory.url.path)/report.html")
+            return
+        }
         print("   \(TerminalStyle.outcome(result.expectationMet ? "AS EXPECTED" : "UNEXPECTED", good: result.expectationMet)) (expected \(result.expectation)) in \(String(format: "%.1f", result.seconds)) s — report: \(directory.url.path)/report.html")
     }
 }

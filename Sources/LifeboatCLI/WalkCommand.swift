@@ -83,5 +83,9 @@ struct WalkCommand: ParsableCommand {
             print("first failing N=\(first.n): \(first.violated.joined(separator: ", ")); replay: lifeboat replay \(first.repro ?? "?")")
             throw ExitCode(1)
         }
+        if let notRun = state.rows.first(where: { $0.outcome == FaultWalk.notRun }) {
+            print("N=\(notRun.n) not run: \(notRun.errors.first ?? "")")
+            throw ExitCode(RunCommand.incompleteExitCode)
+        }
     }
 }

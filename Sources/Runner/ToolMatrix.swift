@@ -45,6 +45,15 @@ public enum ToolMatrix {
         public var report: String
         /// The repro file of a caught run, relative to the matrix directory.
         public var repro: String?
+        /// Why the run did not happen or judged nothing: the tool is not installed (its `version.sh` failed) or a
+        /// program could not start. Such a run is neither held nor caught.
+        public var notRun: String?
+
+        /// A run that never started: the recipe's tool is missing.
+        static func notRun(seed: UInt64, expectation: String, reason: String) -> Run {
+            Run(seed: seed, runID: "", held: false, violated: [], failures: [], evidence: [], crash: nil, expectation: expectation,
+                expectationMet: false, seconds: 0, report: "", repro: nil, notRun: reason)
+        }
     }
 
     public struct Cell: Sendable, Codable, Equatable {
@@ -53,6 +62,12 @@ public enum ToolMatrix {
         public var scenario: String
         public var runs: [Run]
         public var held: Bool { runs.allSatisfy(\.held) }
+        /// Runs that ran and found something (a not-run run is neither held nor caught).
+        public var caughtRuns: [Run] { runs.filter { !$0.held && $0.notRun == nil } }
+        public var notRunRuns: [Run] { runs.filter { $0.notRun != nil } }
+        public var caught: Bool { !caughtRuns.isEmpty }
+        /// Not caught, but some seed did not run: the cell is incomplete.
+        public var isNotRun: Bool { !caught && !notRunRuns.isEmpty }
         public var violated: [String] {
             ScenarioParser.invariantNames.filter { name in runs.contains { $0.violated.contains(name) } }
         }
@@ -73,7 +88,11 @@ public enum ToolMatrix {
         /// `DIR/_notes.md`, where there is one: how to read the table.
         public var notes: String?
         public var cells: [Cell]
-        public var expectationsMet: Bool { cells.allSatisfy { $0.runs.allSatisfy(\.expectationMet) } }
+        /// Recipes whose tool is not installed (`version.sh` failed), with the reason and the fix.
+        public var environmentErrors: [String] = []
+        /// Every run that ran showed its recipe's expectation (runs not run are counted apart).
+        public var expectationsMet: Bool { cells.allSatisfy { $0.runs.allSatisfy { $0.expectationMet || $0.notRun != nil } } }
+        public var notRunCount: Int { cells.filter(\.isNotRun).count }
     }
 
     public enum MatrixError: Error, CustomStringConvertible {
@@ -118,14 +137,16 @@ public enum ToolMatrix {
     }
 
     /// The tool's version: the first line `version.sh` in the recipe prints. A tool that is not installed is an
-    /// environment problem (set up with scripts/setup.sh), never a skipped cell.
+    /// environment error (set up with scripts/setup.sh): the recipe's cells are "not run", never caught.
     public static func version(of recipe: Recipe) throws -> String {
         let script = recipe.directory.appendingPathComponent("version.sh")
         guard FileManager.default.fileExists(atPath: script.path) else { return "(no version.sh in the recipe)" }
         let result = try ChildProcess.run(URL(fileURLWithPath: "/bin/sh"), arguments: [script.path], timeout: 30)
         let line = result.output.split(separator: "\n").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
         guard result.status == 0, !line.isEmpty else {
-            throw MatrixError.environment("\(recipe.tool): `sh \(script.path)` failed (is the tool installed? run scripts/setup.sh): \(result.output.suffix(300))")
+            let said = result.output.trimmingCharacters(in: .whitespacesAndNewlines).suffix(300)
+            throw MatrixError.environment("\(recipe.tool) is not installed: `sh \(script.path)` failed with status \(result.status)"
+                                          + (said.isEmpty ? "" : " (\(said))") + (said.contains("setup.sh") ? "" : "; run scripts/setup.sh"))
         }
         return line
     }
@@ -137,10 +158,17 @@ public enum ToolMatrix {
         let started = Date()
         let startedAt = ISO8601DateFormatter().string(from: started)
         var tools: [ToolInfo] = []
+        var missing: [String: String] = [:]
         for recipe in recipes {
             let summary = (try? String(contentsOf: recipe.directory.appendingPathComponent("recipe.md"), encoding: .utf8))?
                 .split(separator: "\n").first.map(String.init) ?? recipe.situations.first.map { summaryOf($0.scenario.description) } ?? ""
-            tools.append(ToolInfo(recipe: recipe.tool, version: try version(of: recipe), summary: summary))
+            let version: String
+            do { version = try Self.version(of: recipe) } catch let MatrixError.environment(reason) {
+                missing[recipe.tool] = reason
+                log("\(recipe.tool): NOT RUN: \(reason)")
+                version = "not installed"
+            }
+            tools.append(ToolInfo(recipe: recipe.tool, version: version, summary: summary))
         }
         var runSettings = settings
         runSettings.reportsRoot = matrix.url.appendingPathComponent("runs")
@@ -152,13 +180,17 @@ public enum ToolMatrix {
                 var cell = Cell(recipe: recipe.tool, situation: situation.name, scenario: situation.scenario.name, runs: [])
                 for seed in seeds {
                     if Interruption.requested { throw RunError.interrupted }
+                    if let reason = missing[recipe.tool] {
+                        cell.runs.append(.notRun(seed: seed, expectation: situation.scenario.expect.description, reason: reason))
+                        continue
+                    }
                     var scenario = situation.scenario
                     scenario.seed = seed
                     let runner = try ScenarioRunner(scenario: scenario, file: situation.file.path, settings: runSettings)
                     let (result, runDirectory) = try runner.run()
                     if Interruption.requested { throw RunError.interrupted }
                     var run = summarize(result, seed: seed, report: "runs/\(runDirectory.id)")
-                    if !run.held {
+                    if run.notRun == nil, !run.held {
                         let name = "\(recipe.tool)-\(situation.name)-seed\(seed).yaml"
                         try Data(renderRepro(scenario, recipeFile: situation.file, violated: run.violated, reproDirectory: repros,
                                              note: "lifeboat matrix \(matrix.id): \(recipe.tool) in \(situation.name), seed \(seed)").utf8)
@@ -166,8 +198,8 @@ public enum ToolMatrix {
                         run.repro = "repros/\(name)"
                     }
                     log(String(format: "%@ %@ seed %llu: %@%@ (%.1f s)", recipe.tool, situation.name, seed,
-                               run.held ? "held" : "CAUGHT " + (run.violated + run.failures.map { _ in "step failed" }).joined(separator: ", "),
-                               run.expectationMet ? "" : " [not the recipe's expectation: \(run.expectation)]", run.seconds))
+                               run.notRun.map { "NOT RUN: \($0)" } ?? (run.held ? "held" : "CAUGHT " + (run.violated + run.failures.map { _ in "step failed" }).joined(separator: ", ")),
+                               run.expectationMet || run.notRun != nil ? "" : " [not the recipe's expectation: \(run.expectation)]", run.seconds))
                     cell.runs.append(run)
                 }
                 cells.append(cell)
@@ -186,11 +218,17 @@ public enum ToolMatrix {
         return Result(matrixID: matrix.id, directory: directory, command: command, startedAt: startedAt,
                       seconds: Date().timeIntervalSince(started), seeds: seeds, tools: tools,
                       situations: situations.sorted { order($0) < order($1) }, situationNotes: notes,
-                      notes: try? String(contentsOf: root.appendingPathComponent("_notes.md"), encoding: .utf8), cells: cells)
+                      notes: try? String(contentsOf: root.appendingPathComponent("_notes.md"), encoding: .utf8), cells: cells,
+                      environmentErrors: missing.sorted { $0.key < $1.key }.map(\.value))
     }
 
     /// What one run showed: the invariants violated, and the steps or sidecars that failed on their own.
     static func summarize(_ result: RunResult, seed: UInt64, report: String) -> Run {
+        if let reason = result.environmentError {
+            var run = Run.notRun(seed: seed, expectation: result.expectation, reason: reason)
+            (run.runID, run.seconds, run.report) = (result.runID, result.seconds, report)
+            return run
+        }
         let violated = result.verdicts.filter { $0.status == .violated }
         var failures = result.operations.filter { !$0.succeeded && $0.error != "interrupted by the crash" && $0.action != "backup" }
             .map { "\($0.name) (\($0.action == "sidecar" ? "sidecar" : $0.strategy)) failed: \(($0.error ?? "").trimmingCharacters(in: .whitespacesAndNewlines).prefix(240))" }
