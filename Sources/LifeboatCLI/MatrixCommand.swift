@@ -41,8 +41,10 @@ struct MatrixCommand: ParsableCommand {
         print("matrix \(matrix.id): \(recipes.count) recipe(s) x situations x \(seedList.count) seed(s)")
         let result: ToolMatrix.Result
         do {
+            let progress = Progress(total: recipes.reduce(0) { $0 + $1.situations.count } * seedList.count, label: "runs")
+            defer { progress.finish() }
             result = try ToolMatrix.run(recipes, seeds: seedList, matrix: matrix, settings: settings, command: command,
-                                        directory: directory) { line in print("  " + line) }
+                                        directory: directory) { line in progress.step(line) }
         } catch let error as ToolMatrix.MatrixError {
             throw CLIFailure.badInput(error.description)
         } catch RunError.interrupted {

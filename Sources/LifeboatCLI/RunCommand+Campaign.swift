@@ -88,13 +88,18 @@ extension RunCommand {
         try folder.markLatest()
         Interruption.install()
         var hooks = CampaignRunner.Hooks()
+        // On a terminal, a progress line (pairs done of the slice, time left) between pairs; cleared before a run prints.
+        let progress = Progress(total: pairs.count, label: "pairs")
         hooks.willRun = { pair, position, total, attempt in
+            progress.finish()
             let expectation = campaign.drill(for: pair)?.scenario.expect.description ?? "?"
             print("== [\(position + 1)/\(total)] \(pair.scenario) seed \(pair.seed), expect \(expectation)" + (attempt > 0 ? " (rerun \(attempt) of \(repeatFailing))" : ""))
         }
         hooks.didRun = { _, result, directory, _ in Self.printRun(result, directory: directory) }
         var lastWrite = Date()
         hooks.didFinishPair = { entry, entries in
+            defer { progress.step() }
+            progress.finish()
             if entry.status != .ran { print("== \(entry.scenario) seed \(entry.seed): \(entry.status == .skipped ? "skipped" : "not run") — \(entry.reason ?? "")") }
             if entry.isFlaky { print("   FLAKY: the verdict changed between identical runs (\(entry.flaky.joined(separator: ", ")))") }
             if Date().timeIntervalSince(lastWrite) >= 15 {
@@ -103,6 +108,7 @@ extension RunCommand {
             }
         }
         let entries = try CampaignRunner(campaign: campaign, settings: settings, options: options).run(pairs, hooks: hooks)
+        progress.finish()
         let final = summary(entries).withTallies()
         try folder.write(final)
         try folder.markLatest()

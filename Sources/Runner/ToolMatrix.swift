@@ -12,14 +12,18 @@ import Strategies
 /// A small runner over `ScenarioRunner.run()` of its own: the campaign runner (`lifeboat run --seeds`) grows
 /// elsewhere, and the two are meant to meet later.
 public enum ToolMatrix {
-    /// The situations every recipe is run in, in the order of the table; other scenario names follow, sorted.
-    public static let situationOrder = ["idle", "live-wal", "attachments", "crash-during-backup", "crash-after-restore"]
+    /// The order of the table's columns (the situations themselves are the files in `DIR/_situations/`; one not
+    /// named here follows, sorted).
+    public static let situationOrder = ["idle", "live-wal", "attachments", "readers-snapshots", "crash-during-backup",
+                                        "crash-after-backup", "crash-after-restore"]
 
     public struct Recipe: Sendable {
         public var tool: String
         public var directory: URL
-        /// Situation name (the scenario file's name without .yaml) and the parsed scenario.
-        public var situations: [(name: String, file: URL, scenario: Scenario)]
+        /// Situation name (the scenario file's name without .yaml) and the parsed scenario. `measured` is false
+        /// for a situation the recipe has no file for: the situation itself runs with the recipe's scripts, and
+        /// there is no expectation to meet (the table shows what it found; add the file with its `expect:`).
+        public var situations: [(name: String, file: URL, scenario: Scenario, measured: Bool)]
     }
 
     public struct ToolInfo: Sendable, Codable, Equatable {
@@ -105,7 +109,8 @@ public enum ToolMatrix {
         }
     }
 
-    /// The recipes under `directory`: each subdirectory not starting with `_` or `.` that holds scenario files.
+    /// The recipes under `directory`: each subdirectory not starting with `_` or `.` that holds scenario files or
+    /// a `backup.sh`; each recipe gets every situation of `directory/_situations` it has no file for.
     /// A bad scenario file is a `ScenarioError` (file:line:column).
     public static func discover(_ directory: URL) throws -> [Recipe] {
         var isDirectory: ObjCBool = false
@@ -119,10 +124,21 @@ public enum ToolMatrix {
             guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else { continue }
             let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
                 .filter { $0.hasSuffix(".yaml") && !$0.hasPrefix("_") }
-            guard !files.isEmpty else { continue }
-            let situations = try files.map { file -> (String, URL, Scenario) in
+            // A recipe: scenario files of its own, or only its scripts (then every situation runs with them).
+            guard !files.isEmpty || FileManager.default.fileExists(atPath: folder.appendingPathComponent("backup.sh").path) else { continue }
+            var situations = try files.map { file -> (String, URL, Scenario, Bool) in
                 let url = folder.appendingPathComponent(file)
-                return (String(file.dropLast(".yaml".count)), url, try ScenarioParser.parse(file: url))
+                return (String(file.dropLast(".yaml".count)), url, try ScenarioParser.parse(file: url), true)
+            }
+            // Every situation of DIR/_situations the recipe has no file for, with the recipe's scripts; not for a
+            // recipe that runs a sidecar (its scenarios arrange the schedule around it, which a bare situation cannot).
+            if !situations.contains(where: { !$0.2.sidecars.isEmpty }) {
+                for (situation, file) in try situationFiles(in: directory) where !situations.contains(where: { $0.0 == situation }) {
+                    var scenario = try ScenarioParser.parse(file: file, defaultName: "\(name)-\(situation)")
+                    scenario.name = "\(name)-\(situation)"
+                    scenario.description = "\(situation): the situation with the recipe's backup.sh and restore.sh (no recipe file for it)"
+                    situations.append((situation, folder.appendingPathComponent("\(situation).yaml"), scenario, false))
+                }
             }
             recipes.append(Recipe(tool: name, directory: folder, situations: situations.sorted { order($0.0) < order($1.0) }))
         }
@@ -130,6 +146,15 @@ public enum ToolMatrix {
             throw MatrixError.badInput("\(directory.path) holds no recipes (subdirectories with scenario files)")
         }
         return recipes
+    }
+
+    /// The situations: `DIR/_situations/<name>.yaml`, by name, in table order (none when there is no such folder).
+    public static func situationFiles(in directory: URL) throws -> [(name: String, file: URL)] {
+        let folder = directory.appendingPathComponent("_situations")
+        guard FileManager.default.fileExists(atPath: folder.path) else { return [] }
+        return try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".yaml") }
+            .map { (String($0.dropLast(".yaml".count)), folder.appendingPathComponent($0)) }
+            .sorted { order($0.0) < order($1.0) }
     }
 
     static func order(_ situation: String) -> (Int, String) {
@@ -190,6 +215,10 @@ public enum ToolMatrix {
                     let (result, runDirectory) = try runner.run()
                     if Interruption.requested { throw RunError.interrupted }
                     var run = summarize(result, seed: seed, report: "runs/\(runDirectory.id)")
+                    if !situation.measured {
+                        run.expectation = "none (no recipe file for this situation)"
+                        run.expectationMet = true
+                    }
                     if run.notRun == nil, !run.held {
                         let name = "\(recipe.tool)-\(situation.name)-seed\(seed).yaml"
                         try Data(renderRepro(scenario, recipeFile: situation.file, violated: run.violated, reproDirectory: repros,
