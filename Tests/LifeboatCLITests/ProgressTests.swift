@@ -19,3 +19,14 @@ import Testing
         #expect(open.status(now: open.started.addingTimeInterval(5)) == "[1 Ns] · 0:05 elapsed")
     }
 }
+
+/// docs/cli.md is the commands' own help: regenerate it with scripts/gen-cli-doc.sh when a command changes.
+@Suite struct CLIReferenceTests {
+    @Test func theReferenceIsNotStale() throws {
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("docs/cli.md")
+        let text = try String(contentsOf: file, encoding: .utf8)
+        #expect(text == CLIReference.markdown(), "docs/cli.md is stale: run scripts/gen-cli-doc.sh")
+        #expect(text.contains("## lifeboat try") && text.contains("--backup <command>"))
+    }
+}
