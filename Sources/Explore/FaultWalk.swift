@@ -12,7 +12,7 @@ import Scenario
 ///
 /// N names the same operation in every run only when the runs interleave the same way: under the `turns`
 /// scheduler they do (one writer transaction at a time, in an order drawn from the seed); under `free` the
-/// operations of concurrent writers and steps race, and N can land on another operation (see the README).
+/// operations of concurrent writers and steps race, and N can land on another operation (see docs/campaigns.md).
 public struct FaultWalk {
     public struct Config: Sendable, Codable, Equatable {
         public var scenarioFile: String
