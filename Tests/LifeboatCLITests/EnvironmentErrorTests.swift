@@ -146,6 +146,21 @@ import Testing
         #expect(runs.allSatisfy { $0.notRun?.contains("shell status 127") == true && $0.violated.isEmpty && $0.repro == nil }, "\(runs)")
     }
 
+    /// In a walk the N whose run could not start its program is "not run" (exit 3), and the walk stops there.
+    @Test func aWalkStopsWithTheRowNotRun() async throws {
+        let scratch = try Scratch("env-walk")
+        let file = scratch.path("walk.yaml")
+        try Self.scenario("env-walk", command: "sh -c 'no-such-backup-tool-xyz'", writers: "{count: 1, transactions: 3, blob_fraction: 0, checkpoint: none}")
+            .replacingOccurrences(of: "expect: pass", with: "scheduler: turns\nexpect: pass")
+            .write(to: file, atomically: true, encoding: .utf8)
+        let directory = scratch.path("walk")
+        #expect(await LifeboatMain.run(["walk", file.path, "--ops", "fsync", "--path", "*.sqlite-wal", "--max", "3", "--directory", directory.path,
+                                        "--reports", scratch.path("r").path, "--scratch", scratch.path("s").path]) == 3)
+        let markdown = try String(contentsOf: directory.appendingPathComponent("walk.md"), encoding: .utf8)
+        #expect(markdown.contains("| not run |") && markdown.contains("environment error") && markdown.contains("(1 not run)"), "\(markdown)")
+        #expect(markdown.contains("0 failing N(s)"))
+    }
+
     @Test func preflightReadsTheCommandLineAsTheShellWould() throws {
         let scratch = try Scratch("env-preflight")
         let script = scratch.path("run.sh")
