@@ -115,8 +115,12 @@ extension ScenarioRunner {
         if let peak = outcome?.details["peakRSSKiB"] { summary.details["peakRSSKiB"] = peak }
         summary.details["walBytesAtStart"] = String(walAtStart)
         summary.details["walBytesAtEnd"] = String(Self.walBytes(live))
+        let environmentFailure = interrupted ? nil : Self.environmentFailure(ofStepOutput: output)
+        if let environmentFailure { summary.details["environmentError"] = environmentFailure }
         operations.append(summary)
         note(name, .end, succeeded ? "done" : "failed: \(summary.error ?? "")")
+        // Its program never ran: an environment error of the run, never a finding about the program.
+        if let environmentFailure { throw RunError.environment("\(name) (\(step.strategy)): \(environmentFailure)") }
         switch step.action {
         case .backup:
             if succeeded {

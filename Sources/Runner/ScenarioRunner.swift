@@ -66,6 +66,8 @@ public final class ScenarioRunner {
     /// When the crash rule froze the volume (run clock), for telling its EIO artifacts from real failures.
     var frozenAt: Double?
     let sidecarState = SidecarState()
+    /// Set when a program of the run could not start (ScenarioRunner+Environment): the run then judges nothing.
+    var environmentError: String?
     /// The run's scratch directory (kept after the run only with `keepScratch`).
     public private(set) var scratchDirectory: URL?
 
@@ -125,6 +127,7 @@ public final class ScenarioRunner {
         } catch {
             errors.append("\(error)")
             note("runner", .error, "\(error)")
+            if environmentError == nil { environmentError = Self.environmentReason(error) }
         }
         stopSidecars()
         coverage = try? (volume as? FaultFSVolume)?.runCoverage()
@@ -137,6 +140,7 @@ public final class ScenarioRunner {
     }
 
     func execute(live: URL, history: URL, scratch: URL, volume: any StoreVolume, children: ChildRegistry) throws {
+        try preflightPrograms(environment: toolEnvironment(live: live, scratch: scratch, volume: volume))
         note("runner", .start, "generating \(scenario.store.objects) objects on \(volume.label)")
         var storeOptions = StoreOptions()
         storeOptions.journalMode = StoreOptions.JournalMode(rawValue: scenario.store.journalMode) ?? .wal
