@@ -20,7 +20,10 @@ import Testing
         name=$(basename "$LIFEBOAT_STORE")
         support="$(dirname "$LIFEBOAT_STORE")/.${name%.*}_SUPPORT"
         sqlite3 "$LIFEBOAT_STORE" ".backup '$LIFEBOAT_BACKUP_DIR/$name'"
-        if [ -d "$support" ]; then cp -a "$support" "$LIFEBOAT_BACKUP_DIR/"; fi
+        if [ -d "$support" ]; then
+            # The attachments, without the files a writer is still writing (.tmp-*): they vanish mid-copy.
+            tar -C "$(dirname "$support")" --exclude='.tmp-*' -cf - "$(basename "$support")" | tar -C "$LIFEBOAT_BACKUP_DIR" -xf -
+        fi
         sync
         """
     static let correctRestore = """
