@@ -138,7 +138,7 @@ struct NodeReader {
         "schedule": ["backup", "restore", "after_commits", "at_seconds", "after_writers", "every_commits", "times", "destination",
                      "pages_per_step", "step_delay", "max_restarts", "command", "copy_external_data", "allow_clone"],
         "sidecars": ["name", "command", "start", "stop", "grace"],
-        "faults": ["mount", "backups_on_volume", "rules", "crash"],
+        "faults": ["mount", "backups_on_volume", "host_sync", "rules", "crash"],
         "rules": ["ops", "path", "nth", "after", "probability", "action", "during_step"],
         "crash": ["after_commits", "at_seconds", "during_step", "delay", "at_page", "mode"],
     ]
