@@ -60,6 +60,7 @@ public struct CrashReport: Codable, Sendable, Equatable {
 public enum HostSync: String, Sendable, Codable, Equatable {
     case on, off
 
-    /// The default of `faultfs mount` and of scenarios (chosen from the figures in docs/performance.md).
-    public static let defaultSetting: HostSync = .on
+    /// The default of `faultfs mount` and of scenarios: `off`, chosen from the figures in docs/performance.md (the
+    /// host flush was nearly all of an SQLite commit's time on FaultFS, and LazyFS never flushes the host either).
+    public static let defaultSetting: HostSync = .off
 }
