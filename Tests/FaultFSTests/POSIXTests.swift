@@ -92,8 +92,8 @@ extension MountTests {
                 Self.openToOthers(m)
                 let native = m.root.appendingPathComponent("native").path
                 #expect(mkdir(native, 0o777) == 0 && chmod(native, 0o777) == 0)
-                let commands = ["printf x >> F", ": > F", "truncate -s 10 F", "fallocate -l 8192 F", "fallocate -p -o 0 -l 2 F",
-                                "cp --reflink=never S F"]
+                let commands = ["printf x >> {F}", ": > {F}", "truncate -s 10 {F}", "fallocate -l 8192 {F}", "fallocate -p -o 0 -l 2 {F}",
+                                "cp --reflink=never {S} {F}"]
                 for (i, command) in commands.enumerated() {
                     for mode: mode_t in [0o6777, 0o6767, 0o4757, 0o2766] {
                         var seen: [mode_t] = []
@@ -101,7 +101,7 @@ extension MountTests {
                             let f = "\(dir)/f\(i)-\(mode)", src = "\(dir)/s\(i)-\(mode)"
                             #expect(Posix.write(f, [1, 2, 3]) == .ok(3) && Posix.write(src, [9]) == .ok(1))
                             #expect(chmod(f, mode) == 0 && chmod(src, 0o644) == 0)
-                            let cmd = command.replacingOccurrences(of: "F", with: f).replacingOccurrences(of: "S", with: src)
+                            let cmd = command.replacingOccurrences(of: "{F}", with: f).replacingOccurrences(of: "{S}", with: src)
                             let status = try Self.sh(cmd, asUser: true)
                             #expect(status == 0, "\(cmd)")
                             seen.append(Self.mode(f) & 0o7777)

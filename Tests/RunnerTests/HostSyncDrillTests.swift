@@ -47,6 +47,7 @@ import Testing
     @Test func hostSyncParsesAndRoundTrips() throws {
         let scratch = try Scratch("host-sync-parse")
         let base = try String(contentsOf: Self.root.appendingPathComponent("fsync-lies.yaml"), encoding: .utf8)
+        try FileManager.default.copyItem(at: Self.root.appendingPathComponent("_defaults.yaml"), to: scratch.path("_defaults.yaml"))
         for (text, expected) in [("off", "off"), ("on", "on"), ("\"off\"", "off"), ("false", "off")] {
             let url = scratch.path("s-\(expected)-\(text.count).yaml")
             try base.replacingOccurrences(of: "faults:\n", with: "faults:\n  host_sync: \(text)\n").write(to: url, atomically: true, encoding: .utf8)
