@@ -25,7 +25,7 @@ seconds() { local s e; s=$(date +%s.%N); "$@" > "$WORK/out.txt" 2>&1 || { tail -
 # fsx's probe messages ("filesystem does not support X, disabling!") -> the flag that turns X off.
 fsx_refused() { # $1 = directory, then fsx flags; prints the flags for what fsx would drop there
   rm -f "$1"/fsxprobe*
-  "$TOOL" -N 0 -S 1 "${@:2}" "$1/fsxprobe" 2>&1 | sed -n 's/.*does not support \(.*\), disabling.*/\1/p' | while read -r what; do
+  "$TOOL" "${@:2}" -N 0 "$1/fsxprobe" 2>&1 | sed -n 's/.*does not support \(.*\), disabling.*/\1/p' | while read -r what; do
     case "$what" in
       "fallocate mode 0") echo -F ;;
       "fallocate mode FALLOC_FL_KEEP_SIZE") echo -K ;;

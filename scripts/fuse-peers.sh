@@ -61,7 +61,7 @@ median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 # round, in order, printing each round's times, ratios to native and load; then the medians.
 rounds_loop() {
   local rounds=$1 label=$2; shift 2
-  local n i r t nat line summary ratio
+  local n i r t nat line summary ratio p pt
   for n in "${NAMES[@]}"; do : > "$WORK/$n.times"; done
   for r in $(seq "$rounds"); do
     line="$label round $r:"
@@ -75,12 +75,27 @@ rounds_loop() {
       t=$(tail -1 "$WORK/$n.times")
       line+=$( [ "$t" = nan ] || [ "$nat" = nan ] && echo " | $n/native -" || printf ' | %s/native %.2f' "$n" "$(echo "$t / $nat" | bc -l)")
     done
+    for p in "${PEERS[@]+"${PEERS[@]}"}"; do # FaultFS against each peer, the comparison issue 21 asks for
+      pt=$(tail -1 "$WORK/${p%%=*}.times")
+      for n in "${NAMES[@]}"; do
+        case "$n" in faultfs-*) t=$(tail -1 "$WORK/$n.times")
+          line+=$( [ "$t" = nan ] || [ "$pt" = nan ] && echo " | $n/${p%%=*} -" || printf ' | %s/%s %.2f' "$n" "${p%%=*}" "$(echo "$t / $pt" | bc -l)") ;; esac
+      done
+    done
     echo "$line | load $(cut -d' ' -f1 /proc/loadavg)"
   done
   summary="$label: native median $(grep -v nan "$WORK/native.times" | median | awk '{printf "%.3f", $1}') s"
   for n in "${NAMES[@]:1}"; do
     ratio=$(paste "$WORK/native.times" "$WORK/$n.times" | awk '$1 != "nan" && $2 != "nan" {printf "%.4f\n", $2 / $1}' | median)
     summary+=$(printf '; %s median %s s, median per-round ratio %s' "$n" "$(grep -v nan "$WORK/$n.times" | median | awk '{printf "%.3f", $1}')" "$(echo "${ratio:-none}" | awk '$1 == "none" {print; next} {printf "%.2f", $1}')")
+  done
+  for p in "${PEERS[@]+"${PEERS[@]}"}"; do
+    for n in "${NAMES[@]}"; do
+      case "$n" in faultfs-*)
+        ratio=$(paste "$WORK/${p%%=*}.times" "$WORK/$n.times" | awk '$1 != "nan" && $2 != "nan" {printf "%.4f\n", $2 / $1}' | median)
+        summary+=$(printf '; %s/%s median per-round ratio %s' "$n" "${p%%=*}" "$(echo "${ratio:-none}" | awk '$1 == "none" {print; next} {printf "%.2f", $1}')") ;;
+      esac
+    done
   done
   echo "$summary"
 }
