@@ -7,7 +7,7 @@
 #       Every side runs the same operation mix: fsx is first asked (-N 0, which only probes) what each side
 #       refuses (fsx drops such operations silently under -q), the union is turned off on all sides and
 #       printed. Prints per-round times, ratios to native, the load, and the FaultFS daemons' peak RSS.
-#       FSX_FLAGS adds flags to every side.
+#       FSX_FLAGS adds flags to every side; FSX_VARIANTS="nommap" or "mmap" runs one variant.
 #   scripts/conformance-faultfs.sh pjdfstest PJDFSTEST_DIR     pjdfstest (a built checkout: PJDFSTEST_DIR/tests
 #       and PJDFSTEST_DIR/pjdfstest); prints the failed-test counts natively and on FaultFS.
 # Runs as root (pjdfstest needs it). env FAULTFS=path/to/faultfs, BENCH_DIR=scratch dir, BUILD_<NAME> (peers).
@@ -63,7 +63,7 @@ fsx)
     seconds "$TOOL" "${flags[@]}" "${same[@]}" "$1/fsxfile" || { echo "fsx FAILED in $1 (${flags[*]} ${same[*]})" >&2; return 1; }
     rm -f "$1"/fsxfile*
   }
-  for variant in nommap mmap; do
+  for variant in ${FSX_VARIANTS:-nommap mmap}; do
     # shellcheck disable=SC2206
     flags=(-N "$OPS" -S 1 ${FSX_FLAGS:-}); daemon=()
     if [ "$variant" = nommap ]; then flags+=(-R -W); else daemon=(--mmap); fi
