@@ -1,33 +1,32 @@
 #!/usr/bin/env bash
-# The same SQLite workload natively, on FaultFS (no fault armed, no op log) and on any other file system given
-# on the command line (e.g. a LazyFS or passthrough FUSE mount you started), interleaved: each round runs every
-# target once, in the same order, so they share the machine's load. Prints per-round times, per-round ratios
-# to native and their medians, for 1 and 3 writers.
+# The same SQLite workload natively, on FaultFS with --host-sync on and off (no fault armed, no op log) and on
+# any other file system given on the command line (a LazyFS or passthrough FUSE mount you started),
+# interleaved: each round runs every target once, in the same order, so they share the machine's load. Prints
+# which build of each target it measures, then per round the times, the ratios to native and the 1-minute load
+# average, then the medians of the per-round ratios, for 1 and 3 writers.
 # Workload: TXNS transactions, each one INSERT of a 100-byte blob in BEGIN IMMEDIATE/COMMIT, WAL,
 # synchronous=FULL (sqlite3 CLI fed a generated script); 3 writers split TXNS between them.
 # Usage: scripts/bench-fuse-compare.sh [ROUNDS] [TXNS] [NAME=DIRECTORY ...]
-#        env FAULTFS=path/to/faultfs (default .build/release/faultfs), BENCH_DIR=scratch dir
+#        env FAULTFS=path/to/faultfs (default .build/release/faultfs), BENCH_DIR=scratch dir,
+#        BUILD_<NAME>="how that peer was built" (printed with its results; a peer is the user's mount, this
+#        script neither builds nor starts it: docs/performance.md says how LazyFS was built for the figures
+#        there, and that an optimised build is the fair comparison).
 set -euo pipefail
 ROUNDS=${1:-5}
 TXNS=${2:-10000}
 shift $(( $# >= 2 ? 2 : $# ))
 HERE=$(cd "$(dirname "$0")/.." && pwd)
-FAULTFS=${FAULTFS:-$HERE/.build/release/faultfs}
-[ -x "$FAULTFS" ] || FAULTFS=$HERE/.build/debug/faultfs
-[ -x "$FAULTFS" ] || { echo "faultfs not built (swift build -c release --product faultfs)" >&2; exit 2; }
+# shellcheck source=scripts/fuse-peers.sh
+. "$HERE/scripts/fuse-peers.sh"
 command -v sqlite3 >/dev/null || { echo "sqlite3 CLI not found" >&2; exit 2; }
 [[ "$ROUNDS" =~ ^[0-9]+$ && "$TXNS" =~ ^[0-9]+$ && "$ROUNDS" -gt 0 && "$TXNS" -gt 2 ]] || { echo "ROUNDS and TXNS must be positive integers" >&2; exit 2; }
-WORK=${BENCH_DIR:-$(mktemp -d /tmp/fuse-compare.XXXXXX)}
-mkdir -p "$WORK/native" "$WORK/backing" "$WORK/mnt"
-DAEMON=
-trap '[ -n "$DAEMON" ] && { kill "$DAEMON" 2>/dev/null; wait "$DAEMON" 2>/dev/null; }; fusermount3 -u -z "$WORK/mnt" 2>/dev/null || true; rm -rf "$WORK"' EXIT
-
-NAMES=(native faultfs); DIRS=("$WORK/native" "$WORK/mnt")
-for arg in "$@"; do
-  name=${arg%%=*}; dir=${arg#*=}
-  [ "$name" != "$arg" ] && [ -d "$dir" ] && [ -w "$dir" ] || { echo "bad target $arg (want NAME=WRITABLE_DIRECTORY)" >&2; exit 2; }
-  mkdir -p "$dir/lifeboat-bench"; NAMES+=("$name"); DIRS+=("$dir/lifeboat-bench")
-done
+WORK=${BENCH_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/fuse-compare.XXXXXX")}
+trap 'unmount_faultfs_all; rm -rf "$WORK"' EXIT
+mkdir -p "$WORK/native"
+NAMES=(native); DIRS=("$WORK/native")
+mount_faultfs hs-on --host-sync on; NAMES+=(faultfs-hs-on); DIRS+=("$WORK/hs-on/mnt")
+mount_faultfs hs-off --host-sync off; NAMES+=(faultfs-hs-off); DIRS+=("$WORK/hs-off/mnt")
+add_peers "$@"
 
 script() { # $1 = transactions, $2 = writer id
   echo ".timeout 10000"
@@ -40,7 +39,8 @@ script "$TXNS" 0 > "$WORK/one.sql"
 PER=$(( (TXNS + 2) / 3 ))
 for w in 1 2 3; do script "$PER" "$w" > "$WORK/w$w.sql"; done
 
-run() { # $1 = directory, $2 = writers; prints seconds
+run() { # $1 = writers, $2 = directory; prints seconds
+  set -- "$2" "$1"
   rm -f "$1"/bench.db "$1"/bench.db-wal "$1"/bench.db-shm
   sqlite3 "$1/bench.db" "PRAGMA journal_mode=WAL; CREATE TABLE t(id INTEGER PRIMARY KEY, w INTEGER, v BLOB);" >/dev/null
   local start end
@@ -59,30 +59,9 @@ run() { # $1 = directory, $2 = writers; prints seconds
   rm -f "$1"/bench.db "$1"/bench.db-wal "$1"/bench.db-shm
   echo "$end - $start" | bc
 }
-median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
-"$FAULTFS" mount "$WORK/backing" "$WORK/mnt" --control "$WORK/ctl" --seed 1 > "$WORK/daemon.out" 2>&1 &
-DAEMON=$!
-for _ in $(seq 200); do grep -q " $WORK/mnt fuse" /proc/mounts && break; sleep 0.05; done
-grep -q " $WORK/mnt fuse" /proc/mounts || { cat "$WORK/daemon.out"; exit 1; }
-
-echo "faultfs $FAULTFS; $TXNS transactions; $ROUNDS interleaved rounds; WAL, synchronous=FULL; targets: ${NAMES[*]}"
+echo "SQLite WAL synchronous=FULL, $TXNS transactions, $ROUNDS interleaved rounds; $(nproc) cores; scratch on $(df --output=fstype "$WORK" | tail -1)"
+describe_targets
 for writers in 1 3; do
-  for n in "${NAMES[@]}"; do : > "$WORK/$n.times"; done
-  for r in $(seq "$ROUNDS"); do
-    line="$writers writer(s) round $r:"
-    for i in "${!NAMES[@]}"; do
-      t=$(run "${DIRS[$i]}" "$writers"); echo "$t" >> "$WORK/${NAMES[$i]}.times"
-      line+=$(printf ' %s %.3f s' "${NAMES[$i]}" "$t")
-    done
-    nat=$(tail -1 "$WORK/native.times")
-    for n in "${NAMES[@]:1}"; do line+=$(printf ' | %s/native %.2f' "$n" "$(echo "$(tail -1 "$WORK/$n.times") / $nat" | bc -l)"); done
-    echo "$line"
-  done
-  summary="$writers writer(s): native median $(median < "$WORK/native.times") s"
-  for n in "${NAMES[@]:1}"; do
-    ratio=$(paste "$WORK/native.times" "$WORK/$n.times" | awk '{printf "%.4f\n", $2 / $1}' | median)
-    summary+=$(printf '; %s median %.3f s, median per-round ratio %.2f' "$n" "$(median < "$WORK/$n.times")" "$ratio")
-  done
-  echo "$summary"
+  rounds_loop "$ROUNDS" "$writers writer(s)" run "$writers"
 done

@@ -1,55 +1,89 @@
 #!/usr/bin/env bash
 # Conformance of FaultFS against the native file system it sits on, with suites that are NOT part of the
 # project (pass their paths; nothing is vendored):
-#   scripts/conformance-faultfs.sh fsx FSX_BINARY [OPS]        xfstests' ltp/fsx: OPS ops (default 100000)
-#       with mmap and without (-R -W), natively and on FaultFS (with --mmap for the mmap run); prints the
-#       times, the ratio and the daemon's peak RSS (VmHWM). Both sides run the same op mix: collapse and
-#       insert range (-C -I), which FaultFS does not implement (fsx would drop them there only), are off;
-#       FSX_FLAGS adds flags to both.
+#   scripts/conformance-faultfs.sh fsx FSX_BINARY [OPS] [NAME=DIR ...]   xfstests' ltp/fsx: OPS ops (default
+#       100000), without mmap (-R -W) and with mmap (FaultFS --mmap), natively, on FaultFS with --host-sync on
+#       and off, and on every peer mount given as NAME=DIR, in ROUNDS (env, default 1) interleaved rounds.
+#       Every side runs the same operation mix: fsx is first asked (-N 0, which only probes) what each side
+#       refuses (fsx drops such operations silently under -q), the union is turned off on all sides and
+#       printed. Prints per-round times, ratios to native, the load, and the FaultFS daemons' peak RSS.
+#       FSX_FLAGS adds flags to every side; FSX_VARIANTS="nommap" or "mmap" runs one variant.
 #   scripts/conformance-faultfs.sh pjdfstest PJDFSTEST_DIR     pjdfstest (a built checkout: PJDFSTEST_DIR/tests
 #       and PJDFSTEST_DIR/pjdfstest); prints the failed-test counts natively and on FaultFS.
-# Runs as root (pjdfstest needs it). env FAULTFS=path/to/faultfs, BENCH_DIR=scratch dir.
+# Runs as root (pjdfstest needs it). env FAULTFS=path/to/faultfs, BENCH_DIR=scratch dir, BUILD_<NAME> (peers).
 set -euo pipefail
 MODE=${1:-}; TOOL=${2:-}
-[ -n "$MODE" ] && [ -n "$TOOL" ] || { sed -n 2,10p "$0" >&2; exit 2; }
+[ -n "$MODE" ] && [ -n "$TOOL" ] || { sed -n 2,15p "$0" >&2; exit 2; }
 HERE=$(cd "$(dirname "$0")/.." && pwd)
-FAULTFS=${FAULTFS:-$HERE/.build/release/faultfs}
-[ -x "$FAULTFS" ] || FAULTFS=$HERE/.build/debug/faultfs
-[ -x "$FAULTFS" ] || { echo "faultfs not built" >&2; exit 2; }
-WORK=${BENCH_DIR:-$(mktemp -d /tmp/faultfs-conf.XXXXXX)}
+WORK=${BENCH_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/faultfs-conf.XXXXXX")}
 chmod 755 "$WORK"
-DAEMON=
-unmount() {
-  if [ -n "$DAEMON" ]; then kill "$DAEMON" 2>/dev/null || true; wait "$DAEMON" 2>/dev/null || true; DAEMON=; fi
-  fusermount3 -u -z "$WORK/mnt" 2>/dev/null || true
-}
-trap 'unmount; rm -rf "$WORK"' EXIT
-mount_faultfs() { # extra daemon arguments
-  rm -rf "$WORK/backing"; mkdir -p "$WORK/backing" "$WORK/mnt"
-  "$FAULTFS" mount "$WORK/backing" "$WORK/mnt" --control "$WORK/ctl" "$@" > "$WORK/daemon.out" 2>&1 &
-  DAEMON=$!
-  for _ in $(seq 200); do grep -q " $WORK/mnt fuse" /proc/mounts && break; sleep 0.05; done
-  grep -q " $WORK/mnt fuse" /proc/mounts || { cat "$WORK/daemon.out"; exit 1; }
-  chmod 777 "$WORK/mnt"
-}
-hwm() { awk '/VmHWM/ {print int($2 / 1024)}' "/proc/$DAEMON/status"; }
+# shellcheck source=scripts/fuse-peers.sh
+. "$HERE/scripts/fuse-peers.sh"
+trap 'unmount_faultfs_all; rm -rf "$WORK"' EXIT
 seconds() { local s e; s=$(date +%s.%N); "$@" > "$WORK/out.txt" 2>&1 || { tail -20 "$WORK/out.txt" >&2; return 1; }; e=$(date +%s.%N); echo "$e - $s" | bc; }
+
+# fsx's probe messages ("filesystem does not support X, disabling!") -> the flag that turns X off.
+fsx_refused() { # $1 = directory, then fsx flags; prints the flags for what fsx would drop there
+  rm -f "$1"/fsxprobe*
+  "$TOOL" "${@:2}" -N 0 "$1/fsxprobe" 2>&1 | sed -n 's/.*does not support \(.*\), disabling.*/\1/p' | while read -r what; do
+    case "$what" in
+      "fallocate mode 0") echo -F ;;
+      "fallocate mode FALLOC_FL_KEEP_SIZE") echo -K ;;
+      "fallocate mode FALLOC_FL_UNSHARE_RANGE") echo -u ;;
+      "fallocate mode FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE") echo -H ;;
+      "fallocate mode FALLOC_FL_ZERO_RANGE") echo -z ;;
+      "fallocate mode FALLOC_FL_COLLAPSE_RANGE") echo -C ;;
+      "fallocate mode FALLOC_FL_INSERT_RANGE") echo -I ;;
+      "clone range") echo -J ;;
+      "dedupe range") echo -B ;;
+      "copy range") echo -E ;;
+      "exchange range") echo -0 ;;
+      "dontcache IO") echo -T ;;
+      *) echo "unknown fsx probe message: $what" >&2; echo "?" ;;
+    esac
+  done
+  rm -f "$1"/fsxprobe*
+}
+flag_names() { local f; for f in "$@"; do case "$f" in
+  -F) printf ' fallocate(-F)' ;; -K) printf ' keep-size(-K)' ;; -u) printf ' unshare-range(-u)' ;; -H) printf ' punch-hole(-H)' ;;
+  -z) printf ' zero-range(-z)' ;; -C) printf ' collapse-range(-C)' ;; -I) printf ' insert-range(-I)' ;; -J) printf ' clone-range(-J)' ;;
+  -B) printf ' dedupe-range(-B)' ;; -E) printf ' copy-range(-E)' ;; -0) printf ' exchange-range(-0)' ;; -T) printf ' dontcache-io(-T)' ;;
+  *) printf ' %s' "$f" ;; esac; done; }
 
 case "$MODE" in
 fsx)
   OPS=${3:-100000}
   [ -x "$TOOL" ] || { echo "no fsx binary at $TOOL" >&2; exit 2; }
-  echo "fsx $TOOL, $OPS ops; faultfs $FAULTFS; scratch on $(df --output=fstype "$WORK" | tail -1)"
-  for variant in nommap mmap; do
-    flags=(-N "$OPS" -S 1 -C -I ${FSX_FLAGS:-}); daemon=()
+  [[ "$OPS" =~ ^[0-9]+$ ]] || { echo "OPS must be a number" >&2; exit 2; }
+  shift $(( $# >= 3 ? 3 : $# ))
+  mkdir -p "$WORK/native"
+  echo "fsx $TOOL, $OPS ops, ${ROUNDS:-1} interleaved round(s); $(nproc) cores; scratch on $(df --output=fstype "$WORK" | tail -1)"
+  fsx_run() { # $1 = directory; prints seconds
+    rm -f "$1"/fsxfile*
+    seconds "$TOOL" "${flags[@]}" "${same[@]}" "$1/fsxfile" || { echo "fsx FAILED in $1 (${flags[*]} ${same[*]})" >&2; return 1; }
+    rm -f "$1"/fsxfile*
+  }
+  for variant in ${FSX_VARIANTS:-nommap mmap}; do
+    # shellcheck disable=SC2206
+    flags=(-N "$OPS" -S 1 ${FSX_FLAGS:-}); daemon=()
     if [ "$variant" = nommap ]; then flags+=(-R -W); else daemon=(--mmap); fi
-    mkdir -p "$WORK/native"; rm -f "$WORK/native/fsxfile"*
-    tn=$(seconds "$TOOL" "${flags[@]}" "$WORK/native/fsxfile")
-    mount_faultfs "${daemon[@]}"
-    tf=$(seconds "$TOOL" "${flags[@]}" "$WORK/mnt/fsxfile") || { echo "fsx FAILED on FaultFS ($variant)"; tail -30 "$WORK/out.txt"; exit 1; }
-    rss=$(hwm)
-    unmount
-    printf '%-7s native %7.2f s  faultfs %7.2f s  ratio %5.2f  daemon VmHWM %s MiB\n' "$variant" "$tn" "$tf" "$(echo "$tf / $tn" | bc -l)" "$rss"
+    NAMES=(native); DIRS=("$WORK/native"); PEERS=()
+    mount_faultfs hs-on --host-sync on "${daemon[@]}"; NAMES+=(faultfs-hs-on); DIRS+=("$WORK/hs-on/mnt")
+    mount_faultfs hs-off --host-sync off "${daemon[@]}"; NAMES+=(faultfs-hs-off); DIRS+=("$WORK/hs-off/mnt")
+    add_peers "$@"
+    [ "$variant" = mmap ] || describe_targets
+    refused=(); line="$variant: fsx refuses"
+    for i in "${!NAMES[@]}"; do
+      mapfile -t r < <(fsx_refused "${DIRS[$i]}" "${flags[@]}")
+      line+=" on ${NAMES[$i]}:$( [ ${#r[@]} -gt 0 ] && flag_names "${r[@]}" || echo ' nothing')"
+      refused+=("${r[@]+"${r[@]}"}")
+    done
+    mapfile -t same < <(printf '%s\n' "${refused[@]+"${refused[@]}"}" | sort -u | grep -v '^$' || true)
+    echo "$line"
+    echo "$variant: left out on every side:$( [ ${#same[@]} -gt 0 ] && flag_names "${same[@]}" || echo ' nothing'); fsx ${flags[*]} ${same[*]}"
+    rounds_loop "${ROUNDS:-1}" "$variant" fsx_run
+    echo "$variant: daemon VmHWM faultfs-hs-on $(daemon_hwm hs-on) MiB, faultfs-hs-off $(daemon_hwm hs-off) MiB"
+    unmount_faultfs_all
   done
   ;;
 pjdfstest)
@@ -66,11 +100,11 @@ pjdfstest)
     if [ "$target" = native ]; then
       mkdir -p "$WORK/native"; read -r f t < <(count "$WORK/native"); rss=-
     else
-      mount_faultfs; read -r f t < <(count "$WORK/mnt"); rss=$(hwm); unmount
+      mount_faultfs pjd; read -r f t < <(count "$WORK/pjd/mnt"); rss=$(daemon_hwm pjd); unmount_faultfs pjd
     fi
     echo "pjdfstest on $target: $f failed subtests of $t (daemon VmHWM $rss MiB)"
     grep -E 'Failed|Wstat' "$WORK/prove.txt" | head -60 || true
   done
   ;;
-*) sed -n 2,10p "$0" >&2; exit 2 ;;
+*) sed -n 2,15p "$0" >&2; exit 2 ;;
 esac

@@ -10,7 +10,7 @@ public enum FaultFSCommandLine {
     usage:
       faultfs mount BACKING MOUNTPOINT [--control SOCKET] [--log FILE] [--log-data] [--seed N] [--max-threads N]
                                          [--exit-with-parent] [--memory-budget BYTES[K|M|G]] [--spill-dir DIR]
-                                         [--mmap]
+                                         [--mmap] [--host-sync on|off]
       faultfs ctl SOCKET VERB [ARGS]     verbs: ping, rules, status, coverage, sync-all, clear, shutdown,
                                           disarm ID, crash keep-none|keep-prefix N|torn [zeros|garbage]|reorder,
                                           log-mark LABEL, arm RULE_JSON, raw REQUEST_JSON
@@ -49,7 +49,7 @@ public enum FaultFSCommandLine {
     public static func parseMount(_ args: [String]) -> Result<DaemonOptions, FaultFSError> {
         var positional: [String] = []
         var control: String?, log: String?, logData = false, seed: UInt64 = 0, maxThreads = 16, exitWithParent = false
-        var memoryBudget: Int64?, spillDirectory: String?, mmap = false
+        var memoryBudget: Int64?, spillDirectory: String?, mmap = false, hostSync = HostSync.defaultSetting
         var i = 0
         while i < args.count {
             let a = args[i]
@@ -86,6 +86,12 @@ public enum FaultFSCommandLine {
             case "--mmap":
                 mmap = true
                 i += 1
+            case "--host-sync":
+                guard let v = value(), let h = HostSync(rawValue: v) else {
+                    return .failure(.badRequest("--host-sync needs on or off, got \(value() ?? "nothing")"))
+                }
+                hostSync = h
+                i += 2
             default:
                 if a.hasPrefix("-") { return .failure(.badRequest("unknown option \(a)")) }
                 positional.append(a)
@@ -100,6 +106,7 @@ public enum FaultFSCommandLine {
         if let memoryBudget { options.memoryBudget = memoryBudget }
         options.spillDirectory = spillDirectory
         options.mmap = mmap
+        options.hostSync = hostSync
         return .success(options)
     }
 

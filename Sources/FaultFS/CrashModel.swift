@@ -42,3 +42,25 @@ public struct CrashReport: Codable, Sendable, Equatable {
     /// Open files whose handles now fail with EIO.
     public var staleHandles: Int
 }
+
+/// Whether a durable operation (fsync, fdatasync, directory fsync, sync-all, and the settling of a crash) also
+/// flushes the host device under the backing directory (`faultfs mount --host-sync on|off`, scenario
+/// `faults.host_sync`).
+///
+/// The simulated crash is FaultFS's own: what is durable is decided in the daemon (an fsync moves the file's
+/// unsynced ops into the backing file, a directory fsync settles entry changes) and a crash replays or drops
+/// what is still pending. Either way the surviving bytes are written to the backing file before the call
+/// returns, so the host's page cache holds exactly the durable state, and every check after a crash reads
+/// the backing directory through that same cache. Flushing the host device on top only protects the backing
+/// directory against a real power cut of the host, and in drills the backing directory is scratch that no
+/// verdict outlives. So `off` changes no verdict (every shipped drill is run in both modes by
+/// `HostSyncDrillTests` and `scripts/host-sync-drills.sh`); it removes the host's flush latency from each
+/// commit. What `off` gives up: an EIO from the host device at fsync (a real disk error) is not reported to
+/// the program under test, and the backing directory may be lost if the host itself loses power.
+public enum HostSync: String, Sendable, Codable, Equatable {
+    case on, off
+
+    /// The default of `faultfs mount` and of scenarios: `off`, chosen from the figures in docs/performance.md (the
+    /// host flush was nearly all of an SQLite commit's time on FaultFS, and LazyFS never flushes the host either).
+    public static let defaultSetting: HostSync = .off
+}

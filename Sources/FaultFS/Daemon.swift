@@ -24,6 +24,8 @@ public struct DaemonOptions: Sendable, Equatable {
     public var spillDirectory: String?
     /// Keep the page cache on every file so programs can mmap them MAP_SHARED (see docs/faultfs.md).
     public var mmap = false
+    /// Whether a durable operation also flushes the host device (see `HostSync`).
+    public var hostSync: HostSync = .defaultSetting
 
     public init(backing: String, mountpoint: String, control: String? = nil, log: String? = nil,
                 logData: Bool = false, seed: UInt64 = 0, maxThreads: Int = 16) {
@@ -61,7 +63,7 @@ public enum FaultFSDaemon {
             let backing = try Backing(root: backingRoot)
             let log = try o.log.map { try OpLogWriter(path: $0, withData: o.logData) }
             let store = try SpillStore.open(directory: o.spillDirectory ?? "\(backingRoot)/\(Backing.trashName)", budget: o.memoryBudget)
-            fs = FaultFileSystem(backing: backing, mountpoint: mountRoot, seed: o.seed, log: log, store: store, keepPageCache: o.mmap)
+            fs = FaultFileSystem(backing: backing, mountpoint: mountRoot, seed: o.seed, log: log, store: store, keepPageCache: o.mmap, hostSync: o.hostSync)
         } catch {
             return fail("\(error)")
         }

@@ -81,7 +81,7 @@ extension FaultFileSystem {
                         Self.damageOutside(t.offset, t.length, cut: t.cut, device: profile, fill: fill, fd: ov.fd, rng: &rng)
                     }
                     if let t = tornSeq, ov.ops.contains(where: { $0.seq == t }) { report.tornSeq = t }
-                    if !ov.ops.isEmpty { _ = Glibc.fsync(ov.fd) }
+                    if !ov.ops.isEmpty { _ = hostFlush(ov.fd) }
                     ov.releaseAll(store: &s.store)
                     close(ov.fd)
                 }
@@ -94,7 +94,7 @@ extension FaultFileSystem {
                     if kept.contains(op.seq) { op.finalize(on: backing) } else { op.undo(on: backing) }
                 }
                 s.entries.removeAll()
-                _ = Glibc.fsync(backing.dirFD)
+                _ = hostFlush(backing.dirFD)
 
                 report.kept = all.map(\.seq).filter { kept.contains($0) }
                 report.dropped = all.map(\.seq).filter { !kept.contains($0) && $0 != tornSeq }
@@ -154,7 +154,7 @@ extension FaultFileSystem {
         for op in entries { op.finalize(on: backing) }
         for op in entries where op.kind == .unlink || op.kind == .rename { dropIdleOverlay(ino: op.ino) }
         synced += entries.map(\.seq)
-        _ = Glibc.fsync(backing.dirFD)
+        _ = hostFlush(backing.dirFD)
         logOp("sync-all", nil, result: 0) { $0.synced = synced }
         log?.flush()
         return synced.count

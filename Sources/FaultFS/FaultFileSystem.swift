@@ -52,10 +52,13 @@ final class FaultFileSystem: Sendable {
     let keepPageCache: Bool
     /// The process behind each logged call (`OpRecord.pid`).
     let callers = OpLogCallers()
+    /// `--host-sync`: whether a durable operation also flushes the host device (see `CrashModel`).
+    let hostSync: HostSync
 
     init(backing: Backing, mountpoint: String, seed: UInt64, log: OpLogWriter?, store: SpillStore = SpillStore(fd: -1, budget: .max),
-         keepPageCache: Bool = false) {
+         keepPageCache: Bool = false, hostSync: HostSync = .defaultSetting) {
         self.keepPageCache = keepPageCache
+        self.hostSync = hostSync
         self.state = Mutex(DurabilityState(store: store))
         self.backing = backing
         self.mountpoint = mountpoint
@@ -199,8 +202,7 @@ final class FaultFileSystem: Sendable {
             usleep(100)
         }
         guard hasOverlay else {
-            let r = datasync ? fdatasync(fallbackFD) : Glibc.fsync(fallbackFD)
-            return (r == 0 ? 0 : -errno, [])
+            return (hostFlush(fallbackFD, datasync: datasync), [])
         }
         var result: Int32 = 0
         var syncFD = fallbackFD
@@ -209,7 +211,7 @@ final class FaultFileSystem: Sendable {
             result = FileOverlay.apply(snap, spillFD: spillFD)
         }
         if result == 0 {
-            result = (datasync ? fdatasync(syncFD) : Glibc.fsync(syncFD)) == 0 ? 0 : -errno
+            result = hostFlush(syncFD, datasync: datasync)
         }
         let synced: [UInt64] = state.withLock { s in
             s.syncing.remove(ino)
@@ -221,6 +223,14 @@ final class FaultFileSystem: Sendable {
             return seqs
         }
         return (result, synced)
+    }
+
+    /// Flushes a backing descriptor to the host device (fsync, or fdatasync for `datasync`) when `--host-sync on`;
+    /// with `off` it does nothing: the bytes are already in the backing file (the host's page cache), which is
+    /// all a simulated crash and every check read. Returns 0 or -errno.
+    func hostFlush(_ fd: Int32, datasync: Bool = false) -> Int32 {
+        guard hostSync == .on else { return 0 }
+        return (datasync ? fdatasync(fd) : Glibc.fsync(fd)) == 0 ? 0 : -errno
     }
 
     /// Closes an idle overlay (no pending ops) once no handle refers to its inode.

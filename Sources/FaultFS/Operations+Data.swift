@@ -39,7 +39,7 @@ extension FaultFileSystem {
             if case .success(let (seq, _)) = addPending(ino: ino, fd: fd, path: path, .truncate(size: 0)) {
                 logOp("truncate", path, result: 0, seq: seq) { $0.ino = ino; $0.size = 0; $0.durable = false }
             }
-            touchAfterWrite(fd: fd, clearPrivileges: false)
+            touchAfterWrite(fd: fd, clearPrivileges: true)
         }
         fi.pointee.fh = addHandle(OpenFile(fd: fd, ino: ino, epoch: epoch.load(ordering: .relaxed), path: path, isDirectory: false))
         chooseCaching(path, fi)
@@ -69,7 +69,7 @@ extension FaultFileSystem {
             recordEntry(.create, path: path, ino: ino, dirs: [dirIno], fault: fault)
         } else if (flags & O_TRUNC) != 0 {
             _ = addPending(ino: ino, fd: fd, path: path, .truncate(size: 0))
-            touchAfterWrite(fd: fd, clearPrivileges: false)
+            touchAfterWrite(fd: fd, clearPrivileges: true)
         }
         fi.pointee.fh = addHandle(OpenFile(fd: fd, ino: ino, epoch: epoch.load(ordering: .relaxed), path: path, isDirectory: false))
         chooseCaching(path, fi)
@@ -225,6 +225,9 @@ extension FaultFileSystem {
                 seqs.append(seq)
             }
         }
+        // Like a write: mtime/ctime now, and set-user-ID cleared for a caller other than root (vfs_fallocate's
+        // file_modified does the same natively).
+        touchAfterWrite(fd: h.fd, clearPrivileges: true)
         logOp("fallocate", p, result: 0, fault: fault) {
             $0.ino = h.ino; $0.offset = offset; $0.length = length; $0.durable = seqs.isEmpty
             $0.detail = "mode=\(mode)"; $0.synced = seqs.isEmpty ? nil : seqs
@@ -272,7 +275,10 @@ extension FaultFileSystem {
             }
             return Int(n)
         }
-        if let direct { return direct }
+        if let direct {
+            if direct > 0 { touchAfterWrite(fd: hout.fd, clearPrivileges: true) }
+            return direct
+        }
         // Buffered: read the source through its overlay, write as a pending op.
         var data = Data(count: size)
         let got = data.withUnsafeMutableBytes { readMerged(ino: hin.ino, into: $0, at: offIn) ?? preadAll(hin.fd, $0, offIn) }
@@ -284,6 +290,7 @@ extension FaultFileSystem {
         switch added {
         case .failure(let e): return -Int(e.rawValue)
         case .success(let (seq, _)):
+            touchAfterWrite(fd: hout.fd, clearPrivileges: true)
             logOp("copy_file_range", pout, result: Int64(got), fault: fault, seq: seq) {
                 $0.path2 = pin; $0.offset = offOut; $0.length = Int64(got); $0.durable = false
                 $0.hash = data.withUnsafeBytes { hex64(fnv1a64($0)) }; $0.detail = "buffered copy from offset \(offIn)"
@@ -294,10 +301,18 @@ extension FaultFileSystem {
 
     func lseek(_ path: String?, _ offset: Int64, _ whence: Int32, _ fi: UnsafeMutablePointer<fuse_file_info>?) -> Int64 {
         guard let fi, let h = liveHandle(fi.pointee.fh) else { return -Int64(EIO) }
-        if whence == LB_SEEK_DATA || whence == LB_SEEK_HOLE, let size = pendingSize(h.ino) {
-            // With unsynced data the whole logical file counts as data.
-            if offset >= size || offset < 0 { return -Int64(ENXIO) }
-            return whence == LB_SEEK_DATA ? offset : size
+        if whence == LB_SEEK_DATA || whence == LB_SEEK_HOLE {
+            // With unsynced data the overlay answers from its extent map and the backing file's own holes.
+            let answer: Int64? = state.withLock { s in
+                guard let ov = s.overlays[h.ino], !ov.ops.isEmpty else { return nil }
+                var st = stat()
+                let block = fstat(ov.fd, &st) == 0 && st.st_blksize > 0 ? Int64(st.st_blksize) : 4096
+                return ov.seek(data: whence == LB_SEEK_DATA, from: offset, block: block) { at, how in
+                    let r = Glibc.lseek(ov.fd, off_t(at), how)
+                    return r < 0 ? nil : Int64(r)
+                }
+            }
+            if let answer { return answer }
         }
         let r = Glibc.lseek(h.fd, off_t(offset), whence)
         return r < 0 ? -Int64(errno) : Int64(r)

@@ -184,7 +184,7 @@ extension FaultFileSystem {
             return 0
         }
         let synced = syncDirectory(ino: ino)
-        let r: Int32 = fd >= 0 ? (Glibc.fsync(fd) == 0 ? 0 : -errno) : 0
+        let r: Int32 = fd >= 0 ? hostFlush(fd) : 0
         logOp("fsyncdir", p, result: Int64(r), fault: d.ruleID) { $0.ino = ino; $0.synced = synced; $0.durable = r == 0 }
         log?.flush()
         return r

@@ -19,6 +19,15 @@ extension FaultFileSystem {
             guard let c = fuse_get_context()?.pointee else { return Caller(uid: geteuid(), gid: getegid(), umask: 0) }
             return Caller(uid: c.uid, gid: c.gid, umask: c.umask)
         }
+
+        /// Whether the calling process has `group` as its group or a supplementary group (read by libfuse from
+        /// /proc; false when they cannot be read, which only errs towards clearing set-group-ID).
+        func isMember(of group: gid_t) -> Bool {
+            if gid == group { return true }
+            var groups = [gid_t](repeating: 0, count: 64)
+            let n = groups.withUnsafeMutableBufferPointer { fuse_getgroups(Int32($0.count), $0.baseAddress) }
+            return n > 0 && groups.prefix(Int(min(n, 64))).contains(group)
+        }
     }
 
     /// `mode` with the caller's umask applied (idempotent when the kernel applied it already).
@@ -57,12 +66,16 @@ extension FaultFileSystem {
         // atime untouched (UTIME_OMIT), mtime now (UTIME_NOW); ctime follows.
         let now = [timespec(tv_sec: 0, tv_nsec: (1 << 30) - 2), timespec(tv_sec: 0, tv_nsec: (1 << 30) - 1)]
         _ = futimens(fd, now)
-        guard clearPrivileges, Caller.current.uid != 0 else { return }
+        let caller = Caller.current
+        guard clearPrivileges, caller.uid != 0 else { return }
         var st = stat()
         guard fstat(fd, &st) == 0 else { return }
-        let setgidExec = st.st_mode & S_ISGID != 0 && st.st_mode & S_IXGRP != 0
-        if st.st_mode & S_ISUID != 0 || setgidExec {
-            _ = fchmod(fd, st.st_mode & 0o7777 & ~(S_ISUID | (setgidExec ? S_ISGID : 0)))
+        // As the kernel's setattr_should_drop_sgid: set-group-ID goes when the group may execute, or when the
+        // caller is not in the file's group (Linux 6.x; group-execute-less set-group-ID otherwise marks
+        // mandatory locking and stays).
+        let dropSGID = st.st_mode & S_ISGID != 0 && (st.st_mode & S_IXGRP != 0 || !caller.isMember(of: st.st_gid))
+        if st.st_mode & S_ISUID != 0 || dropSGID {
+            _ = fchmod(fd, st.st_mode & 0o7777 & ~(S_ISUID | (dropSGID ? S_ISGID : 0)))
         }
     }
 

@@ -78,6 +78,9 @@ struct SpillStore: Sendable {
         return append(bytes).map { .spill($0) }
     }
 
+    /// Released spill ranges at least this long are punched out at once; shorter ones wait for the file to empty.
+    static let punchThreshold: Int64 = 1 << 20
+
     /// Moves a piece out of RAM into the spill file (bytes kept only for crash replay). A piece that cannot be
     /// spilled (no spill file, disk full) stays in RAM.
     mutating func evict(_ source: ByteSource) -> ByteSource {
@@ -100,9 +103,13 @@ struct SpillStore: Sendable {
                 end = 0
                 _ = ftruncate(fd, 0)
             } else {
-                // Free whole blocks inside the range right away (best effort; neighbours may share edges).
+                // Free whole blocks inside a large range right away (best effort; neighbours may share edges).
+                // Small pieces wait for the file to empty: punching each one leaves the file in thousands of
+                // extents, and on a file system mounted with `discard` every punch and the final truncate then
+                // discard extent by extent (an fsx run's shutdown took minutes that way). The disk held stays
+                // within the bytes written since the last fsync, as documented.
                 let lo = (o + 4095) / 4096 * 4096, hi = (o + length) / 4096 * 4096
-                if hi > lo { _ = lb_fallocate(fd, LB_FALLOC_FL_PUNCH_HOLE | LB_FALLOC_FL_KEEP_SIZE, lo, hi - lo) }
+                if hi - lo >= Self.punchThreshold { _ = lb_fallocate(fd, LB_FALLOC_FL_PUNCH_HOLE | LB_FALLOC_FL_KEEP_SIZE, lo, hi - lo) }
             }
         }
     }

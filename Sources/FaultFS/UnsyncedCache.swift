@@ -181,6 +181,56 @@ struct FileOverlay: Sendable {
         }
     }
 
+    // MARK: Holes
+
+    /// lseek SEEK_DATA (`data` true) or SEEK_HOLE from `offset` over the logical file, answered per block of
+    /// `block` bytes as a block file system does (a block holding any data is data): unsynced writes are data,
+    /// zeroed ranges (punch hole, zero range) and what a pending truncate cut or extended are holes, and below
+    /// `validSize` the backing file answers (`backing(offset, whence)` is lseek on it, nil for ENXIO).
+    /// Returns the offset or -ENXIO.
+    func seek(data: Bool, from offset: Int64, block: Int64, backing: (Int64, Int32) -> Int64?) -> Int64 {
+        if offset < 0 || offset >= logicalSize { return -Int64(ENXIO) }
+        let start = offset / block * block
+        if data {
+            guard let d = firstByte(data: true, from: start, backing: backing) else { return -Int64(ENXIO) }
+            return max(offset, d / block * block)
+        }
+        var b = start
+        while b < logicalSize {
+            guard let d = firstByte(data: true, from: b, backing: backing), d < b + block else { break }
+            let end = firstByte(data: false, from: d, backing: backing) ?? logicalSize
+            b = (end + block - 1) / block * block
+        }
+        return min(logicalSize, max(offset, b))
+    }
+
+    /// The first byte at or after `from` that is data (or, for `data` false, a hole), byte-exact; nil when
+    /// there is none before the logical size.
+    func firstByte(data: Bool, from: Int64, backing: (Int64, Int32) -> Int64?) -> Int64? {
+        var x = from
+        while x < logicalSize {
+            let i = firstIndex(endingAfter: x)
+            if i < extents.count, extents[i].offset <= x {
+                let isData: Bool
+                if case .zeros = extents[i].source { isData = false } else { isData = true }
+                if isData == data { return x }
+                x = extents[i].end
+                continue
+            }
+            let next = min(logicalSize, i < extents.count ? extents[i].offset : logicalSize)
+            if x >= validSize {
+                if !data { return x }
+            } else if data {
+                if let d = backing(x, 3 /* SEEK_DATA */), d < min(next, validSize) { return d }
+            } else {
+                let h = min(backing(x, 4 /* SEEK_HOLE */) ?? x, validSize)
+                if h < next { return max(x, h) }
+            }
+            x = next
+        }
+        return nil
+    }
+
     // MARK: Reading
 
     /// Fills `buf` with the file's bytes at `offset` (up to the logical size). Returns the count or -errno.

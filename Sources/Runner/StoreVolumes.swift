@@ -7,7 +7,8 @@ public enum StoreVolumes {
     @Sendable public static func make(_ scenario: Scenario, _ directory: URL) throws -> any StoreVolume {
         if scenario.faults.needsFaultFS {
             return try FaultFSVolume(directory: directory, seed: scenario.seed,
-                                     log: directory.deletingLastPathComponent().appendingPathComponent("faultfs.oplog"))
+                                     log: directory.deletingLastPathComponent().appendingPathComponent("faultfs.oplog"),
+                                     hostSync: scenario.faults.hostSync)
         }
         return try PlainVolume(directory: directory)
     }

@@ -137,7 +137,7 @@ struct NodeReader {
         "mix": ["insert", "update", "delete", "link"],
         "schedule": ScheduleKinds.allowedKeys,
         "sidecars": ["name", "command", "start", "stop", "grace"],
-        "faults": ["mount", "backups_on_volume", "rules", "crash"],
+        "faults": ["mount", "backups_on_volume", "host_sync", "rules", "crash"],
         "rules": ["ops", "path", "nth", "after", "probability", "action", "during_step"],
         "crash": ["after_commits", "at_seconds", "during_step", "delay", "at_page", "mode"],
     ]

@@ -147,6 +147,9 @@ public struct Scenario: Sendable, Equatable, Codable {
         public var crash: Crash?
         /// The simulated disk's tear guarantees (FaultFS only); nil: FaultFS's default (512-byte tears).
         public var device: Device?
+        /// `on` or `off`: whether a durable operation on FaultFS also flushes the host device (FaultFS's
+        /// `--host-sync`; see its crash model); nil: FaultFS's default. No verdict depends on it.
+        public var hostSync: String?
         public init() {}
         public var needsFaultFS: Bool { mount || !rules.isEmpty || device != nil }
     }

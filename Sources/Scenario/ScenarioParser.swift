@@ -172,6 +172,14 @@ public enum ScenarioParser {
         if var faults = try reader.mapping("faults") {
             if let v = try faults.bool("mount") { s.faults.mount = v }
             if let v = try faults.bool("backups_on_volume") { s.faults.backupsOnVolume = v }
+            if let node = faults.node("host_sync") {
+                // YAML 1.1 reads a bare on/off as a boolean; both spellings mean the same.
+                switch node.bool.map({ $0 ? "on" : "off" }) ?? node.string {
+                case "on"?: s.faults.hostSync = "on"
+                case "off"?: s.faults.hostSync = "off"
+                default: throw faults.error(node, "faults.host_sync must be on or off, not '\(node.string ?? "?")'")
+                }
+            }
             if let rules = try faults.sequence("rules") {
                 s.faults.rules = try rules.enumerated().map { index, node in try rule(node, index: index, file: reader.file, steps: s.schedule.count) }
             }

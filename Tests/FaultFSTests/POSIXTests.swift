@@ -1,5 +1,6 @@
 import Foundation
 import CFuse3
+import CLifeboatSys
 import Testing
 @testable import FaultFS
 #if canImport(Glibc)
@@ -81,6 +82,65 @@ extension MountTests {
                 // Entries made by mknod are pending like any create: a crash without a directory fsync drops them.
                 try m.fs.crash(.keepNone)
                 #expect(!Posix.exists(m.path("fifo")))
+            }
+        }
+
+        /// Every way another user changes a file's contents clears its set-ID bits as natively: append, O_TRUNC,
+        /// truncate, fallocate, copy_file_range; compared against a file on the backing file system.
+        @Test func setIDBitsClearLikeNativeOnEveryContentChange() throws {
+            try withMount { m in
+                Self.openToOthers(m)
+                let native = m.root.appendingPathComponent("native").path
+                #expect(mkdir(native, 0o777) == 0 && chmod(native, 0o777) == 0)
+                let commands = ["printf x >> {F}", ": > {F}", "truncate -s 10 {F}", "fallocate -l 8192 {F}", "fallocate -p -o 0 -l 2 {F}",
+                                "cp --reflink=never {S} {F}"]
+                for (i, command) in commands.enumerated() {
+                    for mode: mode_t in [0o6777, 0o6767, 0o4757, 0o2766] {
+                        var seen: [mode_t] = []
+                        for dir in [native, m.mnt.path] {
+                            let f = "\(dir)/f\(i)-\(mode)", src = "\(dir)/s\(i)-\(mode)"
+                            #expect(Posix.write(f, [1, 2, 3]) == .ok(3) && Posix.write(src, [9]) == .ok(1))
+                            #expect(chmod(f, mode) == 0 && chmod(src, 0o644) == 0)
+                            let cmd = command.replacingOccurrences(of: "{F}", with: f).replacingOccurrences(of: "{S}", with: src)
+                            let status = try Self.sh(cmd, asUser: true)
+                            #expect(status == 0, "\(cmd)")
+                            seen.append(Self.mode(f) & 0o7777)
+                        }
+                        #expect(seen[0] == seen[1], "\(command) on mode \(String(mode, radix: 8)): native \(String(seen[0], radix: 8)), FaultFS \(String(seen[1], radix: 8))")
+                    }
+                }
+            }
+        }
+
+        /// SEEK_DATA/SEEK_HOLE over unsynced data answer as the backing file system does for the same calls:
+        /// unsynced writes are data, punched or truncated-away ranges are holes, per block.
+        @Test func seekDataAndHoleOverUnsyncedDataMatchNative() throws {
+            try withMount { m in
+                let native = m.root.appendingPathComponent("native-seek").path
+                var answers: [[Int64]] = []
+                for path in [native, m.path("seek")] {
+                    let fd = open(path, O_RDWR | O_CREAT, 0o644)
+                    #expect(fd >= 0)
+                    defer { close(fd) }
+                    let block = [UInt8](repeating: 7, count: 8192)
+                    // Durable: data at [0, 8192) and [65536, 73728) with a hole between.
+                    #expect(block.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) } == 8192)
+                    #expect(block.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 65536) } == 8192)
+                    #expect(Glibc.fsync(fd) == 0)
+                    // Unsynced: a small write in the hole, a punched block, an extension by truncate.
+                    #expect(block.withUnsafeBytes { pwrite(fd, $0.baseAddress, 100, 20000) } == 100)
+                    #expect(lb_fallocate(fd, LB_FALLOC_FL_PUNCH_HOLE | LB_FALLOC_FL_KEEP_SIZE, 0, 4096) == 0)
+                    #expect(ftruncate(fd, 200_000) == 0)
+                    var row: [Int64] = []
+                    for offset: Int64 in [0, 100, 4096, 5000, 8192, 16384, 20050, 24576, 65536, 70000, 73728, 199_999, 200_000] {
+                        for whence in [LB_SEEK_DATA, LB_SEEK_HOLE] {
+                            let r = Int64(lseek(fd, off_t(offset), whence))
+                            row.append(r < 0 ? -Int64(errno) : r)
+                        }
+                    }
+                    answers.append(row)
+                }
+                #expect(answers[0] == answers[1], "native \(answers[0])\nFaultFS \(answers[1])")
             }
         }
 

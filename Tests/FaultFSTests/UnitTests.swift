@@ -88,11 +88,15 @@ import Testing
     @Test func mountArgumentsParse() throws {
         let o = try FaultFSCommandLine.parseMount(["/b", "/m", "--seed", "42", "--log", "/l", "--log-data", "--control", "/s"]).get()
         #expect(o == DaemonOptions(backing: "/b", mountpoint: "/m", control: "/s", log: "/l", logData: true, seed: 42))
+        #expect(o.hostSync == HostSync.defaultSetting)
+        for mode in [HostSync.on, .off] {
+            #expect(try FaultFSCommandLine.parseMount(["/b", "/m", "--host-sync", mode.rawValue]).get().hostSync == mode)
+        }
     }
 
     @Test func badArgumentsGiveMessagesNotCrashes() {
         for bad in [[], ["/b"], ["/b", "/m", "--seed"], ["/b", "/m", "--seed", "minus"], ["/b", "/m", "--frob"],
-                    ["/b", "/m", "--log-data"], ["/b", "/m", "/x"]] {
+                    ["/b", "/m", "--log-data"], ["/b", "/m", "/x"], ["/b", "/m", "--host-sync"], ["/b", "/m", "--host-sync", "yes"]] {
             guard case .failure(let e) = FaultFSCommandLine.parseMount(bad) else {
                 Issue.record("accepted \(bad)")
                 continue
