@@ -20,6 +20,10 @@ struct StrategyArguments: ParsableArguments {
                                 valueName: "path")) var gateFIFO: String?
     @Option(help: ArgumentHelp("With --gate-fifo: the file to append a line to when ready and after each step.", valueName: "path"))
     var gateProgress: String?
+    @Option(help: ArgumentHelp("CloudKit moves: the cloud zone's directory (docs/cloudkit.md).", valueName: "dir")) var cloud: String?
+    @Option(help: "CloudKit moves: the NSPersistentCloudKitContainer's name (seed 002's cleanup names files after it).")
+    var cloudkitContainer: String = "iCloud.com.example.Library"
+    @Option(help: "CloudKit moves: seconds an operation waits on the mirror's setup before giving up.") var mirrorSetupDeadline: Double = 5
     @Flag(help: "Print the outcome as one JSON line (with this process's peak RSS), for the scenario runner.") var json = false
 
     func validate() throws {
@@ -30,6 +34,7 @@ struct StrategyArguments: ParsableArguments {
         if let stepDelay, !(0...10).contains(stepDelay) { throw ValidationError("--step-delay must be between 0 and 10 seconds") }
         if (holdAtPage == nil) != (holdMarker == nil) { throw ValidationError("--hold-at-page and --hold-marker go together") }
         if (gateFIFO == nil) != (gateProgress == nil) { throw ValidationError("--gate-fifo and --gate-progress go together") }
+        if !(0.1...3600).contains(mirrorSetupDeadline) { throw ValidationError("--mirror-setup-deadline must be between 0.1 and 3600 seconds") }
     }
 
     var options: StrategyOptions {
@@ -42,6 +47,9 @@ struct StrategyArguments: ParsableArguments {
         options.copyExternalData = !noExternalData
         if let holdAtPage, let holdMarker { options.hold = SQLiteBackup.Hold(page: holdAtPage, marker: holdMarker) }
         if let gateFIFO, let gateProgress { options.gate = SQLiteBackup.Gate(fifo: gateFIFO, progress: gateProgress) }
+        options.cloud = cloud.map { URL(cliPath: $0).path }
+        options.cloudKitContainerName = cloudkitContainer
+        options.mirrorSetupDeadline = mirrorSetupDeadline
         return options
     }
 }

@@ -29,6 +29,12 @@ public struct StrategyOptions: Sendable, Hashable, Codable {
     public var gate: SQLiteBackup.Gate?
     /// Store options the coordinator opens stores with.
     public var storeOptions = StoreOptions()
+    /// The CloudKit moves (docs/cloudkit.md): the cloud zone's directory, the name the app gave its
+    /// `NSPersistentCloudKitContainer` (the seed's cleanup names files after it), and how long an operation
+    /// waits on the mirror's setup before it is reported as never finishing.
+    public var cloud: String?
+    public var cloudKitContainerName = "iCloud.com.example.Library"
+    public var mirrorSetupDeadline = 5.0
 
     public init() {}
 
