@@ -13,6 +13,9 @@ extension ScenarioRunner {
     func runStep(_ index: Int, _ step: Scenario.Step, live: URL, scratch: URL, children: ChildRegistry,
                  volume: any StoreVolume, crashPlan: Scenario.Crash?, lockstep: Lockstep? = nil,
                  whileRunning: (() throws -> Void)? = nil) throws {
+        if step.action == .relocate || step.action == .sync {
+            return try runCloudStep(index, step, live: live, scratch: scratch, children: children, volume: volume)
+        }
         let round = operations.filter { $0.name.hasPrefix("\(step.action.rawValue)-\(index)") }.count
         let name = "\(step.action.rawValue)-\(index)" + (step.times > 1 ? ".\(round + 1)" : "")
         var stepRules: [String] = []
@@ -40,6 +43,8 @@ extension ScenarioRunner {
             backupSource = (last.store, last.state)
             target = live
             arguments = ["restore", "--strategy", step.strategy, last.store.path, live.path]
+        case .relocate, .sync:
+            return // runCloudStep, above
         }
         arguments += ["--json"]
         if let v = step.pagesPerStep { arguments += ["--pages-per-step", String(v)] }
@@ -149,6 +154,8 @@ extension ScenarioRunner {
                 : scenario.store.inheritance ? .libraryWithInheritance : .library
             let backupObjects = backupSource.state.map { $0.notes.count + $0.others.count } ?? 0
             record([Invariants.restoreOpens(live, model: model, lightweight: scenario.lightweightMigration, backupObjects: backupObjects, label: label)])
+        case .relocate, .sync:
+            return
         }
     }
 

@@ -33,6 +33,7 @@ extension ScenarioRunner {
             }
             if liveBeforeRestore == nil { record(Invariants.storeChecks(live, label: "live store at the end")) }
         }
+        recordCloudVerdicts(history: history)
         let selected = scenario.invariants.isEmpty ? ScenarioParser.invariantNames : scenario.invariants
         let verdicts = selected.map { name in
             Verdict.combine(name, verdictParts[name] ?? [Verdict(name, .notApplicable, notApplicableReason(name))])

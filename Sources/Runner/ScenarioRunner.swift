@@ -62,6 +62,8 @@ public final class ScenarioRunner {
     /// When the crash rule froze the volume (run clock), for telling its EIO artifacts from real failures.
     var frozenAt: Double?
     let sidecarState = SidecarState()
+    /// Where the CloudKit steps left the live store and the zone (ScenarioRunner+Cloud).
+    let cloudState = CloudRunState()
     /// The run's scratch directory (kept after the run only with `keepScratch`).
     public private(set) var scratchDirectory: URL?
 
@@ -143,6 +145,7 @@ public final class ScenarioRunner {
                                            blobSize: scenario.store.blobSize, seed: scenario.seed)
             generator.history = scenario.store.history
             generator.inheritance = scenario.store.inheritance
+            generator.cloudKit = scenario.store.cloudkit
             try generator.generate(at: live, options: storeOptions)
         }
         liveAtStart = try StoreState.read(live)

@@ -29,6 +29,18 @@ public struct Scenario: Sendable, Equatable, Codable {
     public var timeLimit: Double = 300
     /// Reader processes that hold read transactions while the writers write (nil: none).
     public var readers: ReaderSpec?
+    /// The CloudKit zone the store mirrors into (docs/cloudkit.md), kept outside the store's volume; nil: the
+    /// scenario has no cloud (a `sync` step then makes one with an available account).
+    public var cloud: CloudSpec?
+
+    /// `cloud: {account, setup_deadline, container}`: the iCloud account's status (`unavailable` = signed out),
+    /// how long an operation waits on the mirror's setup, and the NSPersistentCloudKitContainer's name.
+    public struct CloudSpec: Sendable, Equatable, Codable {
+        public var account = "available"
+        public var setupDeadline = 2.0
+        public var container = "iCloud.com.example.Library"
+        public init() {}
+    }
 
     public init(name: String) { self.name = name }
 
@@ -52,6 +64,8 @@ public struct Scenario: Sendable, Equatable, Codable {
         /// Generate the store with entity inheritance (an `Item` hierarchy sharing the root's table); writers
         /// then insert, update and delete objects of its entities too.
         public var inheritance = false
+        /// Generate a CloudKit-mirrored store (`ANSCK*` tables and history, docs/cloudkit.md).
+        public var cloudkit = false
         /// A user's own store to drill on instead of a generated one (`from:`, relative to the scenario file,
         /// resolved to an absolute path): the run copies it, with its -wal and support folder, as the live store.
         public var from: String?
@@ -92,7 +106,9 @@ public struct Scenario: Sendable, Equatable, Codable {
 
     /// A scheduled backup, restore or crash.
     public struct Step: Sendable, Equatable, Codable {
-        public enum Action: String, Sendable, Codable { case backup, restore }
+        /// `relocate` moves the live store to `to` (under the store's volume) and `sync` runs the CloudKit mirror
+        /// on it (docs/cloudkit.md); later steps and checks use the moved store.
+        public enum Action: String, Sendable, Codable { case backup, restore, relocate, sync }
         public var action: Action
         public var strategy: String
         /// When: after this many commits in all (`after_commits`), at this second (`at_seconds`), or once the
@@ -114,6 +130,8 @@ public struct Scenario: Sendable, Equatable, Codable {
         public var command: String?
         public var copyExternalData: Bool?
         public var allowClone: Bool?
+        /// relocate: the new store's path, relative to the store's volume.
+        public var to: String?
         public init(action: Action, strategy: String) {
             self.action = action
             self.strategy = strategy

@@ -8,6 +8,7 @@ public enum ScenarioParser {
         "integrity", "no-duplicates", "wal-content-carried", "snapshot-consistent", "blobs-carried",
         "restore-equals-backup", "restore-opens", "durable-after-crash", "live-store-unaffected", "metadata-preserved",
         "backup-completes", "backup-durable", "reader-consistent", "restore-durable",
+        "cloud-consistent", "relocation-completes",
     ]
     public static let faultOps = ["any", "open", "create", "read", "write", "flush", "release", "fsync", "fsyncdir", "truncate",
                            "fallocate", "rename", "unlink", "mkdir", "rmdir", "link", "symlink", "getattr", "readdir",
@@ -112,6 +113,7 @@ public enum ScenarioParser {
             if let v = try store.choice("journal_mode", ["wal", "delete", "truncate"]) { s.store.journalMode = v }
             if let v = try store.bool("history") { s.store.history = v }
             if let v = try store.bool("inheritance") { s.store.inheritance = v }
+            if let v = try store.bool("cloudkit") { s.store.cloudkit = v }
             if let v = try store.string("from") {
                 let url = URL(fileURLWithPath: v, relativeTo: URL(fileURLWithPath: store.file).deletingLastPathComponent()).standardizedFileURL
                 var info = stat()
@@ -129,6 +131,17 @@ public enum ScenarioParser {
             if let v = try readers.double("every", range: 0...600) { spec.every = v }
             try readers.finish()
             s.readers = spec
+        }
+        if var cloud = try reader.mapping("cloud") {
+            var spec = s.cloud ?? Scenario.CloudSpec()
+            if let v = try cloud.choice("account", ["available", "unavailable"]) { spec.account = v }
+            if let v = try cloud.double("setup_deadline", range: 0.1...3600) { spec.setupDeadline = v }
+            if let v = try cloud.string("container") {
+                guard !v.isEmpty, !v.contains("/") else { throw cloud.error(cloud.node("container"), "cloud.container must be a plain name (no /), not '\(v)'") }
+                spec.container = v
+            }
+            try cloud.finish()
+            s.cloud = spec
         }
         if var writers = try reader.mapping("writers") {
             if let v = try writers.int("count", range: 0...64) { s.writers.count = v }
@@ -217,11 +230,25 @@ public enum ScenarioParser {
     static func step(_ node: Node, index: Int, file: String) throws -> Scenario.Step {
         var r = try NodeReader(node, file: file, context: "schedule[\(index)]")
         let backup = try r.string("backup"), restore = try r.string("restore")
-        guard (backup == nil) != (restore == nil) else {
-            throw r.error(node, "schedule[\(index)] needs exactly one of `backup: STRATEGY` or `restore: STRATEGY`")
+        let relocate = try r.string("relocate"), sync = try r.string("sync")
+        guard [backup, restore, relocate, sync].compactMap({ $0 }).count == 1 else {
+            throw r.error(node, "schedule[\(index)] needs exactly one of `backup: STRATEGY`, `restore: STRATEGY`, `relocate: STRATEGY` or `sync: live`")
         }
         var step: Scenario.Step
-        if let backup {
+        if let relocate {
+            guard StrategyCatalog.relocations.contains(where: { $0.name == relocate }) else {
+                throw r.error(r.node("relocate"), "unknown relocation strategy '\(relocate)'; known: \(StrategyCatalog.relocations.map(\.name).joined(separator: ", "))")
+            }
+            step = Scenario.Step(action: .relocate, strategy: relocate)
+            let to = try r.string("to") ?? "AppGroup/Library.sqlite"
+            guard !to.isEmpty, !to.hasPrefix("/"), !to.split(separator: "/").contains(".."), !to.hasSuffix("/") else {
+                throw r.error(r.node("to") ?? node, "schedule[\(index)].to must be a relative path inside the store's volume (no .., not absolute), not '\(to)'")
+            }
+            step.to = to
+        } else if let sync {
+            guard sync == "live" else { throw r.error(r.node("sync"), "schedule[\(index)]: `sync:` takes `live` (the live store, wherever it was moved), not '\(sync)'") }
+            step = Scenario.Step(action: .sync, strategy: sync)
+        } else if let backup {
             guard StrategyCatalog.backups.contains(where: { $0.name == backup }) else {
                 throw r.error(r.node("backup"), "unknown backup strategy '\(backup)'; known: \(StrategyCatalog.backups.map(\.name).joined(separator: ", "))")
             }
@@ -256,6 +283,9 @@ public enum ScenarioParser {
         }
         if step.strategy == "command", step.command == nil {
             throw r.error(node, "schedule[\(index)] uses the command strategy but gives no `command:`")
+        }
+        if step.action == .relocate || step.action == .sync, step.times != 1 || step.everyCommits != nil {
+            throw r.error(node, "schedule[\(index)]: a \(step.action.rawValue) step runs once (no times or every_commits)")
         }
         if step.action == .restore, step.times != 1 || step.everyCommits != nil {
             throw r.error(node, "schedule[\(index)]: a restore runs once (no times or every_commits)")

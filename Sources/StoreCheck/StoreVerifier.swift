@@ -33,6 +33,7 @@ public enum StoreVerifier {
                 try checkExternalData(db, store, &report)
                 try checkRelationships(db, store, &report)
                 try checkIdentities(db, store, &report)
+                try checkMirroring(db, store, &report)
             }
         } catch {
             report.add(Finding(.violation, .unreadable, "reading the store failed: \(error)"))
