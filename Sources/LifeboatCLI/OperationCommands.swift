@@ -11,6 +11,10 @@ struct StrategyArguments: ParsableArguments {
     @Option(help: "backup-api: fail after this many restarts.") var maxRestarts: Int?
     @Option(help: "command strategies: the shell command to run.") var command: String?
     @Flag(help: "replace: never clone, always copy.") var noClone = false
+    @Option(help: "migrate: a destination that already holds a store is appended to (append, the default) or emptied first (overwrite); the sources disagree, see docs/fidelity.md.")
+    var migrateExisting: MigrateOptions.ExistingDestination = .append
+    @Flag(help: "migrate on a store with no identity attribute: keep the source's primary keys in a fresh destination (Core Data hands out new ones; drills ask for this so their oracle can name objects by key).")
+    var keepSourceKeys = false
     @Flag(help: "backup-api, vacuum-into, sqlite3-cli: do not copy the external data folder.") var noExternalData = false
     @Option(help: ArgumentHelp("SQLite-level copies: stop dead after this many pages (the runner's crash point).",
                                 valueName: "N")) var holdAtPage: Int?
@@ -45,6 +49,8 @@ struct StrategyArguments: ParsableArguments {
         options.command = command
         options.allowClone = !noClone
         options.copyExternalData = !noExternalData
+        options.migrateExistingDestination = migrateExisting
+        options.keepSourceKeys = keepSourceKeys
         if let holdAtPage, let holdMarker { options.hold = SQLiteBackup.Hold(page: holdAtPage, marker: holdMarker) }
         if let gateFIFO, let gateProgress { options.gate = SQLiteBackup.Gate(fifo: gateFIFO, progress: gateProgress) }
         options.cloud = cloud.map { URL(cliPath: $0).path }

@@ -53,6 +53,10 @@ extension ScenarioRunner {
         if let v = step.command { arguments += ["--command", v] }
         if step.allowClone == false { arguments.append("--no-clone") }
         if step.copyExternalData == false { arguments.append("--no-external-data") }
+        if let v = step.migrateExisting { arguments += ["--migrate-existing", v] }
+        // A user's store has no identity attribute: the oracle names its objects by table and key, so a migrate
+        // keeps the keys there (docs/fidelity.md); Core Data's new keys are what the CLI and bench use.
+        if step.strategy.contains("migrate"), (try? StoreKind.of(live)) == .layout { arguments.append("--keep-source-keys") }
         let holdMarker = scratch.appendingPathComponent("hold-\(name)")
         if let page = crashPlan?.atPage { arguments += ["--hold-at-page", String(page), "--hold-marker", holdMarker.path] }
         var gate: GateFiles?

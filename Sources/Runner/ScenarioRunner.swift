@@ -173,6 +173,7 @@ public final class ScenarioRunner {
             var writerConfig = config
             writerConfig.journalMode = scenario.store.journalMode
             writerConfig.externalDataGracePeriod = scenario.writers.externalDataGrace
+            writerConfig.syncExternalData = scenario.writers.syncExternalData
             if scenario.scheduler == "turns" {
                 let fifo = scratch.appendingPathComponent("turns-\(index + 1)")
                 guard mkfifo(fifo.path, 0o600) == 0 else { throw RunError.environment("mkfifo \(fifo.path): \(String(cString: strerror(errno)))") }

@@ -91,6 +91,9 @@ public struct Scenario: Sendable, Equatable, Codable {
         /// (`writers.external_data_grace`); nil means the store layer's default (`StoreOptions`). At 0 a backup that
         /// copies the support folder after its database snapshot can miss files, as it can with Core Data.
         public var externalDataGrace: Double?
+        /// fsync each new external data file and its folder before the commit (`writers.sync_external_data`).
+        /// Off by default: Core Data's save path does not (docs/fidelity.md).
+        public var syncExternalData = false
         public init() {}
     }
 
@@ -132,6 +135,8 @@ public struct Scenario: Sendable, Equatable, Codable {
         public var allowClone: Bool?
         /// relocate: the new store's path, relative to the store's volume.
         public var to: String?
+        /// migrate strategies: `append` (default) or `overwrite` an existing destination (contested; docs/fidelity.md).
+        public var migrateExisting: String?
         public init(action: Action, strategy: String) {
             self.action = action
             self.strategy = strategy

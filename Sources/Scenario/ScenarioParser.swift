@@ -158,6 +158,7 @@ public enum ScenarioParser {
             if let v = try writers.choice("synchronous", ["off", "normal", "full", "extra"]) { s.writers.synchronous = v }
             if let v = try writers.choice("checkpoint", ["auto", "none", "frequent", "truncate"]) { s.writers.checkpoint = v }
             if let v = try writers.double("external_data_grace", range: 0...3600) { s.writers.externalDataGrace = v }
+            if let v = try writers.bool("sync_external_data") { s.writers.syncExternalData = v }
             if var mix = try writers.mapping("mix") {
                 if let v = try mix.int("insert", range: 0...1000) { s.writers.mix.insert = v }
                 if let v = try mix.int("update", range: 0...1000) { s.writers.mix.update = v }
@@ -276,6 +277,7 @@ public enum ScenarioParser {
         step.command = try r.string("command")
         step.copyExternalData = try r.bool("copy_external_data")
         step.allowClone = try r.bool("allow_clone")
+        step.migrateExisting = try r.choice("migrate_existing", ["append", "overwrite"])
         let triggers = [step.afterCommits != nil, step.atSeconds != nil, step.afterWriters].filter { $0 }.count
         if triggers > 1 { throw r.error(node, "schedule[\(index)] takes one of after_commits, at_seconds, after_writers") }
         if triggers == 0 {

@@ -29,6 +29,7 @@ public enum ScenarioYAML {
         out.append("  synchronous: \(s.writers.synchronous)")
         out.append("  checkpoint: \(s.writers.checkpoint)")
         if let v = s.writers.externalDataGrace { out.append("  external_data_grace: \(v)") }
+        if s.writers.syncExternalData { out.append("  sync_external_data: true") }
         out.append("  mix: {insert: \(s.writers.mix.insert), update: \(s.writers.mix.update), delete: \(s.writers.mix.delete), link: \(s.writers.mix.link)}")
         if let c = s.cloud { out.append("cloud: {account: \(c.account), setup_deadline: \(c.setupDeadline), container: \(quote(c.container))}") }
         if let r = s.readers { out.append("readers: {count: \(r.count), hold: \(r.hold), every: \(r.every)}") }
@@ -48,6 +49,7 @@ public enum ScenarioYAML {
             if let v = step.copyExternalData { out.append("    copy_external_data: \(v)") }
             if let v = step.allowClone { out.append("    allow_clone: \(v)") }
             if let v = step.to { out.append("    to: \(quote(v))") }
+            if let v = step.migrateExisting { out.append("    migrate_existing: \(v)") }
         }
         out += sidecarLines(s.sidecars)
         out.append("faults:")

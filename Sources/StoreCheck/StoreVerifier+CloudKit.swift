@@ -12,7 +12,7 @@ extension StoreVerifier {
         guard store.columns["ANSCKRECORDMETADATA"] != nil,
               let columns = store.columns["ANSCKRECORDMETADATA"], ["ZENTITYID", "ZENTITYPK", "ZNEEDSCLOUDDELETE", "ZNEEDSUPLOAD"].allSatisfy(columns.contains)
         else { return }
-        let mirrored = store.entities.filter { !$0.isHistory && !CloudKitMirroring.isMirroringEntity($0.name) && store.columns[$0.table] != nil }
+        let mirrored = store.entities.filter { $0.framework == nil && store.columns[$0.table] != nil }
         let byNumber = Dictionary(mirrored.map { ($0.number, $0) }, uniquingKeysWith: { first, _ in first })
         let rows = try Row.fetchAll(db, sql: "SELECT Z_PK, ZENTITYID, ZENTITYPK, ZNEEDSCLOUDDELETE, ZNEEDSUPLOAD, ZCKRECORDID FROM ANSCKRECORDMETADATA")
         var mapped: [Int64: Set<Int64>] = [:]
