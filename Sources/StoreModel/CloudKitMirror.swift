@@ -105,7 +105,7 @@ public struct CloudKitMirror: Sendable {
                     zone.log("\(label): the stored token belongs to store \(stored.store), not \(storeUUID): importing the whole zone")
                 }
                 let zoneState = try zone.readState()
-                var random = SeededRandom(seed: seed, label: "mirror-export-\(storeUUID)-\(zoneState.serverChangeCounter)")
+                var random = SeededRandom(seed: seed, label: "mirror-export-\(zoneState.serverChangeCounter)")
                 try export(store, db: db, random: &random, after: token?.counter ?? 0, report: &report)
                 try importChanges(store, context: context, after: token?.counter ?? 0, report: &report)
                 report.tokenAfter = try zone.readState().serverChangeCounter
