@@ -62,6 +62,8 @@ public final class ScenarioRunner {
     /// When the crash rule froze the volume (run clock), for telling its EIO artifacts from real failures.
     var frozenAt: Double?
     let sidecarState = SidecarState()
+    /// The planned events and when each comes due (Timeline.swift); the schedulers dispatch what it says is due.
+    var timeline: Timeline
     /// The run's scratch directory (kept after the run only with `keepScratch`).
     public private(set) var scratchDirectory: URL?
 
@@ -70,6 +72,7 @@ public final class ScenarioRunner {
         scenarioFile = file
         self.settings = settings
         executable = try LifeboatExecutable.locate()
+        timeline = Timeline(scenario)
     }
 
     func now() -> Double { Date().timeIntervalSince1970 - epoch }
@@ -187,7 +190,6 @@ public final class ScenarioRunner {
             recordFaults(armed, volume: volume)
             return
         }
-        var timeline = Timeline(scenario)
         let context = EventContext(live: live, scratch: scratch, volume: volume, children: children)
         var crashed = false
         var exited = Set<Int>()

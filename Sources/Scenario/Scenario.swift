@@ -109,6 +109,11 @@ public struct Scenario: Sendable, Equatable, Codable {
         public var afterCommits: Int?
         public var atSeconds: Double?
         public var afterWriters = false
+        /// Relative to another entry (index in `schedule`): once it has finished (`after_step`), or while it runs
+        /// (`during_step`, `delay` seconds after it started; a backup's or restore's process is running then).
+        public var afterStep: Int?
+        public var duringStep: Int?
+        public var delay: Double?
         /// Repeat every N commits, this many times in all (backups only).
         public var everyCommits: Int?
         public var times = 1

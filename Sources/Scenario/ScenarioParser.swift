@@ -98,6 +98,7 @@ public enum ScenarioParser {
     /// Overrides `base` with every field the mapping sets.
     static func apply(_ reader: inout NodeReader, to base: Scenario) throws -> Scenario {
         var s = base
+        var scheduleNodes: [Node]?
         if let name = try reader.string("name") { s.name = name }
         if let description = try reader.string("description") { s.description = description }
         if let seed = try reader.int("seed") { s.seed = UInt64(seed) }
@@ -157,6 +158,7 @@ public enum ScenarioParser {
         }
         if let steps = try reader.sequence("schedule") {
             s.schedule = try steps.enumerated().map { index, node in try step(node, index: index, file: reader.file) }
+            scheduleNodes = steps
         }
         if let list = try reader.sequence("sidecars") { s.sidecars = try sidecars(list, file: reader.file) }
         if var faults = try reader.mapping("faults") {
@@ -211,6 +213,7 @@ public enum ScenarioParser {
             }
         }
         try reader.finish()
+        if let scheduleNodes { try checkRelations(s, nodes: scheduleNodes, file: reader.file) }
         return s
     }
 
