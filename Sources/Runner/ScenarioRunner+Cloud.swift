@@ -6,6 +6,18 @@ import Scenario
 import StoreModel
 import Workload
 
+/// `relocate: STRATEGY` and `sync: live` (docs/cloudkit.md): each a child process, `lifeboat relocate` or
+/// `lifeboat mirror`, against the run's zone.
+struct CloudStepEvent: RunEventKind {
+    var kinds: [String] { ["relocate", "sync"] }
+
+    func run(_ event: DueEvent, in runner: ScenarioRunner, _ context: EventContext) throws -> Bool {
+        guard let index = event.index, let step = event.step else { return false }
+        try runner.runCloudStep(index, step, context)
+        return false
+    }
+}
+
 /// What the CloudKit steps of a run have done: where the live store is after a move, and the zone.
 final class CloudRunState {
     /// The live store after a `relocate` step (nil: where the run generated it).
@@ -30,24 +42,25 @@ extension ScenarioRunner {
     /// Runs a `relocate` or `sync` step in a child process (`lifeboat relocate`, `lifeboat mirror`) and records
     /// its verdicts: `relocation-completes` for a move (with the mirror's retry log when it never finished),
     /// `no-duplicates` locally and in the zone after a sync.
-    func runCloudStep(_ index: Int, _ step: Scenario.Step, live: URL, scratch: URL, children: ChildRegistry, volume: any StoreVolume) throws {
+    func runCloudStep(_ index: Int, _ step: Scenario.Step, _ context: EventContext) throws {
+        let (live, scratch, children, volume) = (context.live, context.scratch, context.children, context.volume)
         let name = "\(step.action.rawValue)-\(index)"
         let current = cloudState.live ?? live
         let zone = try cloudZone(scratch: scratch)
         let cloud = scenario.cloud ?? Scenario.CloudSpec()
         var arguments: [String]
         var target = current
-        switch step.action {
-        case .relocate:
-            target = volume.directory.appendingPathComponent(step.to ?? "AppGroup/Library.sqlite")
+        let isMove = step.action.rawValue == "relocate"
+        if isMove {
+            target = volume.directory.appendingPathComponent(step.options["to"] ?? "AppGroup/Library.sqlite")
             arguments = ["relocate", "--strategy", step.strategy, current.path, target.path, "--cloud", zone.directory.path,
                          "--cloudkit-container", cloud.container, "--mirror-setup-deadline", String(cloud.setupDeadline), "--json"]
-        default:
+        } else {
             arguments = ["mirror", current.path, "--cloud", zone.directory.path, "--seed", String(scenario.seed &* 31 &+ UInt64(index)),
                          "--setup-deadline", String(cloud.setupDeadline), "--json"]
         }
         let start = now()
-        note(name, .start, step.action == .sync ? "mirror \(current.lastPathComponent)" : "\(step.strategy) to \(step.to ?? "")")
+        note(name, .start, isMove ? "\(step.strategy) to \(step.options["to"] ?? "")" : "mirror \(current.lastPathComponent)")
         let child = try children.start(name, executable: executable, arguments: arguments,
                                        environment: toolEnvironment(live: current, scratch: scratch, volume: volume))
         let status = try children.wait(child, timeout: max(1, scenario.timeLimit - now()))
@@ -65,8 +78,7 @@ extension ScenarioRunner {
                                            error: succeeded ? nil : OutputExcerpt.headAndTail(output, limit: 1600)))
         note(name, .end, succeeded ? "done" : "failed: \(lastLine)")
         let retryLog = ((try? String(contentsOf: zone.logFile, encoding: .utf8)) ?? "").split(separator: "\n").suffix(4).map { "\(label): mirror log: \($0)" }
-        switch step.action {
-        case .relocate:
+        if isMove {
             if succeeded {
                 cloudState.live = target
                 let leftovers = details["leftovers"].flatMap { $0.isEmpty ? nil : $0 }
@@ -76,7 +88,7 @@ extension ScenarioRunner {
                 record([Verdict("relocation-completes", .violated, "\(label) did not finish",
                                 evidence: ["\(label): \(lastLine.trimmingCharacters(in: .whitespaces).prefix(400))"] + retryLog)])
             }
-        default:
+        } else {
             guard succeeded else {
                 errors.append("\(label): the sync did not complete: \(lastLine.prefix(400))")
                 return

@@ -64,6 +64,8 @@ public final class ScenarioRunner {
     let sidecarState = SidecarState()
     /// Where the CloudKit steps left the live store and the zone (ScenarioRunner+Cloud).
     let cloudState = CloudRunState()
+    /// The planned events and when each comes due (Timeline.swift); the schedulers dispatch what it says is due.
+    var timeline: Timeline
     /// The run's scratch directory (kept after the run only with `keepScratch`).
     public private(set) var scratchDirectory: URL?
 
@@ -72,6 +74,7 @@ public final class ScenarioRunner {
         scenarioFile = file
         self.settings = settings
         executable = try LifeboatExecutable.locate()
+        timeline = Timeline(scenario)
     }
 
     func now() -> Double { Date().timeIntervalSince1970 - epoch }
@@ -191,7 +194,7 @@ public final class ScenarioRunner {
             recordFaults(armed, volume: volume)
             return
         }
-        var schedule = Schedule(scenario.schedule)
+        let context = EventContext(live: live, scratch: scratch, volume: volume, children: children)
         var crashed = false
         var exited = Set<Int>()
         var lastProgress = (t: now(), commits: 0)
@@ -217,26 +220,14 @@ public final class ScenarioRunner {
                                           operations.filter { $0.action == "restore" }.count, events.filter { $0.kind == .fault || $0.kind == .crash }.count))
                 lastProgress = (t, commits)
             }
-            if let plan = scenario.faults.crash, plan.duringStep == nil,
-               (plan.afterCommits.map { commits >= $0 } ?? false) || (plan.atSeconds.map { t >= $0 } ?? false) {
-                try simulateCrash(plan, children: children, volume: volume, live: live, reason: "after \(commits) commits")
-                crashed = true
-                break
-            }
-            if let (index, step) = schedule.due(commits: commits, seconds: t, writersRunning: running) {
-                if let plan = scenario.faults.crash, plan.duringStep == index {
-                    try runStep(index, step, live: live, scratch: scratch, children: children, volume: volume, crashPlan: plan)
-                    crashed = true
-                    break
-                }
-                try runStep(index, step, live: live, scratch: scratch, children: children, volume: volume, crashPlan: nil)
-                if crashedByRule { crashed = true; break }
+            if let event = timeline.next(commits: commits, seconds: t, writersRunning: running) {
+                if try dispatch(event, context) { crashed = true; break }
                 continue
             }
-            if !running && schedule.isFinished(writersRunning: false) { break }
-            // Steps at a time still come due once the writers are done (an idle store, a sidecar's schedule).
-            if !running && !schedule.hasStepsDue(afterWriters: true) && !schedule.remaining.contains(where: { $0.nextCommits == nil && $0.step.atSeconds != nil }) {
-                for skipped in schedule.remaining { errors.append("schedule[\(skipped.index)] (\(skipped.step.action.rawValue) \(skipped.step.strategy)) never came due: the writers stopped first") }
+            if !running && timeline.isFinished { break }
+            // Entries at a time still come due once the writers are done (an idle store, a sidecar's schedule).
+            if !running && !timeline.hasEntriesDueLater {
+                errors += timeline.neverDue
                 break
             }
             usleep(10_000)
@@ -246,10 +237,11 @@ public final class ScenarioRunner {
             note("writer-\(index + 1)", .end, "exited with \(writer.status ?? 0)")
         }
         if crashed {
-            // What is left of the schedule after a crash runs against the recovered store.
-            while let (index, step) = schedule.due(commits: Int.max, seconds: .infinity, writersRunning: false) {
+            // What is left of the timeline after a crash runs against the recovered store.
+            timeline.cancelCrash()
+            while let event = timeline.dueStep(commits: Int.max, seconds: .infinity, writersRunning: false) {
                 try checkDeadline()
-                try runStep(index, step, live: live, scratch: scratch, children: children, volume: volume, crashPlan: nil)
+                _ = try dispatch(event, context)
             }
         }
         recordFaults(armed, volume: volume)

@@ -107,11 +107,18 @@ public struct Scenario: Sendable, Equatable, Codable {
         public var total: Int { insert + update + delete + link }
     }
 
-    /// A scheduled backup, restore or crash.
+    /// One entry of `schedule:`: an event of the run's timeline. Its kind (`action`) is the key that names it in
+    /// the file (`backup: STRATEGY`, `restore: STRATEGY`, ...); each kind parses its own keys
+    /// (`ScheduleEntryKind`), and the runner dispatches it to that kind's handler, so a new kind needs no edit here.
     public struct Step: Sendable, Equatable, Codable {
-        /// `relocate` moves the live store to `to` (under the store's volume) and `sync` runs the CloudKit mirror
-        /// on it (docs/cloudkit.md); later steps and checks use the moved store.
-        public enum Action: String, Sendable, Codable { case backup, restore, relocate, sync }
+        /// The kind of the entry: an open set of names, one per registered kind.
+        public struct Action: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+            public var rawValue: String
+            public init(rawValue: String) { self.rawValue = rawValue }
+            public static let backup = Action(rawValue: "backup")
+            public static let restore = Action(rawValue: "restore")
+            public var description: String { rawValue }
+        }
         public var action: Action
         public var strategy: String
         /// When: after this many commits in all (`after_commits`), at this second (`at_seconds`), or once the
@@ -119,6 +126,11 @@ public struct Scenario: Sendable, Equatable, Codable {
         public var afterCommits: Int?
         public var atSeconds: Double?
         public var afterWriters = false
+        /// Relative to another entry (index in `schedule`): once it has finished (`after_step`), or while it runs
+        /// (`during_step`, `delay` seconds after it started; a backup's or restore's process is running then).
+        public var afterStep: Int?
+        public var duringStep: Int?
+        public var delay: Double?
         /// Repeat every N commits, this many times in all (backups only).
         public var everyCommits: Int?
         public var times = 1
@@ -133,10 +145,10 @@ public struct Scenario: Sendable, Equatable, Codable {
         public var command: String?
         public var copyExternalData: Bool?
         public var allowClone: Bool?
-        /// relocate: the new store's path, relative to the store's volume.
-        public var to: String?
         /// migrate strategies: `append` (default) or `overwrite` an existing destination (contested; docs/fidelity.md).
         public var migrateExisting: String?
+        /// Keys of kinds other than backup and restore, as their text (each kind reads and writes its own).
+        public var options: [String: String] = [:]
         public init(action: Action, strategy: String) {
             self.action = action
             self.strategy = strategy

@@ -99,6 +99,7 @@ public enum ScenarioParser {
     /// Overrides `base` with every field the mapping sets.
     static func apply(_ reader: inout NodeReader, to base: Scenario) throws -> Scenario {
         var s = base
+        var scheduleNodes: [Node]?
         if let name = try reader.string("name") { s.name = name }
         if let description = try reader.string("description") { s.description = description }
         if let seed = try reader.int("seed") { s.seed = UInt64(seed) }
@@ -171,6 +172,7 @@ public enum ScenarioParser {
         }
         if let steps = try reader.sequence("schedule") {
             s.schedule = try steps.enumerated().map { index, node in try step(node, index: index, file: reader.file) }
+            scheduleNodes = steps
         }
         if let list = try reader.sequence("sidecars") { s.sidecars = try sidecars(list, file: reader.file) }
         if var faults = try reader.mapping("faults") {
@@ -225,75 +227,8 @@ public enum ScenarioParser {
             }
         }
         try reader.finish()
+        if let scheduleNodes { try checkRelations(s, nodes: scheduleNodes, file: reader.file) }
         return s
-    }
-
-    static func step(_ node: Node, index: Int, file: String) throws -> Scenario.Step {
-        var r = try NodeReader(node, file: file, context: "schedule[\(index)]")
-        let backup = try r.string("backup"), restore = try r.string("restore")
-        let relocate = try r.string("relocate"), sync = try r.string("sync")
-        guard [backup, restore, relocate, sync].compactMap({ $0 }).count == 1 else {
-            throw r.error(node, "schedule[\(index)] needs exactly one of `backup: STRATEGY`, `restore: STRATEGY`, `relocate: STRATEGY` or `sync: live`")
-        }
-        var step: Scenario.Step
-        if let relocate {
-            guard StrategyCatalog.relocations.contains(where: { $0.name == relocate }) else {
-                throw r.error(r.node("relocate"), "unknown relocation strategy '\(relocate)'; known: \(StrategyCatalog.relocations.map(\.name).joined(separator: ", "))")
-            }
-            step = Scenario.Step(action: .relocate, strategy: relocate)
-            let to = try r.string("to") ?? "AppGroup/Library.sqlite"
-            guard !to.isEmpty, !to.hasPrefix("/"), !to.split(separator: "/").contains(".."), !to.hasSuffix("/") else {
-                throw r.error(r.node("to") ?? node, "schedule[\(index)].to must be a relative path inside the store's volume (no .., not absolute), not '\(to)'")
-            }
-            step.to = to
-        } else if let sync {
-            guard sync == "live" else { throw r.error(r.node("sync"), "schedule[\(index)]: `sync:` takes `live` (the live store, wherever it was moved), not '\(sync)'") }
-            step = Scenario.Step(action: .sync, strategy: sync)
-        } else if let backup {
-            guard StrategyCatalog.backups.contains(where: { $0.name == backup }) else {
-                throw r.error(r.node("backup"), "unknown backup strategy '\(backup)'; known: \(StrategyCatalog.backups.map(\.name).joined(separator: ", "))")
-            }
-            step = Scenario.Step(action: .backup, strategy: backup)
-        } else {
-            let name = restore!
-            guard StrategyCatalog.restores.contains(where: { $0.name == name }) else {
-                throw r.error(r.node("restore"), "unknown restore strategy '\(name)'; known: \(StrategyCatalog.restores.map(\.name).joined(separator: ", "))")
-            }
-            step = Scenario.Step(action: .restore, strategy: name)
-        }
-        step.afterCommits = try r.int("after_commits", range: 0...Self.maximumCommits)
-        step.atSeconds = try r.double("at_seconds", range: 0...86_400)
-        step.afterWriters = try r.bool("after_writers") ?? false
-        step.everyCommits = try r.int("every_commits", range: 1...Self.maximumCommits)
-        step.times = try r.int("times", range: 1...10_000) ?? 1
-        step.destination = try r.choice("destination", ["fresh", "reuse"]) ?? "fresh"
-        step.pagesPerStep = try r.int("pages_per_step", range: -1...1_000_000)
-        if step.pagesPerStep == 0 {
-            // sqlite3_backup_step(0) copies nothing: the backup would never progress.
-            throw r.error(r.node("pages_per_step"), "schedule[\(index)].pages_per_step must be -1 (all at once) or between 1 and 1000000, not 0")
-        }
-        step.stepDelay = try r.double("step_delay", range: 0...10)
-        step.maxRestarts = try r.int("max_restarts", range: 0...1_000_000)
-        step.command = try r.string("command")
-        step.copyExternalData = try r.bool("copy_external_data")
-        step.allowClone = try r.bool("allow_clone")
-        step.migrateExisting = try r.choice("migrate_existing", ["append", "overwrite"])
-        let triggers = [step.afterCommits != nil, step.atSeconds != nil, step.afterWriters].filter { $0 }.count
-        if triggers > 1 { throw r.error(node, "schedule[\(index)] takes one of after_commits, at_seconds, after_writers") }
-        if triggers == 0 {
-            if step.action == .restore { step.afterWriters = true } else { step.afterCommits = 0 }
-        }
-        if step.strategy == "command", step.command == nil {
-            throw r.error(node, "schedule[\(index)] uses the command strategy but gives no `command:`")
-        }
-        if step.action == .relocate || step.action == .sync, step.times != 1 || step.everyCommits != nil {
-            throw r.error(node, "schedule[\(index)]: a \(step.action.rawValue) step runs once (no times or every_commits)")
-        }
-        if step.action == .restore, step.times != 1 || step.everyCommits != nil {
-            throw r.error(node, "schedule[\(index)]: a restore runs once (no times or every_commits)")
-        }
-        try r.finish()
-        return step
     }
 
     static func rule(_ node: Node, index: Int, file: String, steps: Int) throws -> Scenario.Rule {

@@ -7,15 +7,27 @@ import StoreModel
 import Strategies
 import Workload
 
+/// `backup: STRATEGY` and `restore: STRATEGY`: one copy by a strategy of the catalog, in a child process, with
+/// the scenario's crash when it is planned during the step.
+struct CopyStepEvent: RunEventKind {
+    var kinds: [String] { [Scenario.Step.Action.backup.rawValue, Scenario.Step.Action.restore.rawValue] }
+
+    func run(_ event: DueEvent, in runner: ScenarioRunner, _ context: EventContext) throws -> Bool {
+        guard let index = event.index, let step = event.step else { return false }
+        try runner.runStep(index, step, live: context.live, scratch: context.scratch, children: context.children, volume: context.volume,
+                           crashPlan: event.crash, lockstep: context.lockstep, whileRunning: context.whileRunning)
+        // A crash planned during the step has happened (before, during or right after it); a crash rule may have
+        // fired while it ran.
+        return event.crash != nil || runner.crashedByRule
+    }
+}
+
 extension ScenarioRunner {
     /// Runs one backup or restore in a child process and checks what it produced right away (a later backup
     /// into a reused directory would overwrite it).
     func runStep(_ index: Int, _ step: Scenario.Step, live: URL, scratch: URL, children: ChildRegistry,
                  volume: any StoreVolume, crashPlan: Scenario.Crash?, lockstep: Lockstep? = nil,
                  whileRunning: (() throws -> Void)? = nil) throws {
-        if step.action == .relocate || step.action == .sync {
-            return try runCloudStep(index, step, live: live, scratch: scratch, children: children, volume: volume)
-        }
         let round = operations.filter { $0.name.hasPrefix("\(step.action.rawValue)-\(index)") }.count
         let name = "\(step.action.rawValue)-\(index)" + (step.times > 1 ? ".\(round + 1)" : "")
         var stepRules: [String] = []
@@ -28,11 +40,6 @@ extension ScenarioRunner {
         /// The backup a restore copies from (the last one whose files exist).
         var backupSource: (store: URL, state: StoreState?)?
         switch step.action {
-        case .backup:
-            let base = scenario.faults.backupsOnVolume ? volume.directory : scratch
-            let directory = base.appendingPathComponent("backups/\(index)" + (step.destination == "reuse" ? "" : "-\(round + 1)"))
-            target = directory.appendingPathComponent(live.lastPathComponent)
-            arguments = ["backup", "--strategy", step.strategy, live.path, directory.path]
         case .restore:
             guard let last = backups.last(where: { FileManager.default.fileExists(atPath: $0.store.path) }) else {
                 errors.append("\(name): no backup to restore from")
@@ -43,8 +50,11 @@ extension ScenarioRunner {
             backupSource = (last.store, last.state)
             target = live
             arguments = ["restore", "--strategy", step.strategy, last.store.path, live.path]
-        case .relocate, .sync:
-            return // runCloudStep, above
+        default:
+            let base = scenario.faults.backupsOnVolume ? volume.directory : scratch
+            let directory = base.appendingPathComponent("backups/\(index)" + (step.destination == "reuse" ? "" : "-\(round + 1)"))
+            target = directory.appendingPathComponent(live.lastPathComponent)
+            arguments = ["backup", "--strategy", step.strategy, live.path, directory.path]
         }
         arguments += ["--json"]
         if let v = step.pagesPerStep { arguments += ["--pages-per-step", String(v)] }
@@ -73,6 +83,7 @@ extension ScenarioRunner {
                                        environment: toolEnvironment(live: live, scratch: scratch, volume: volume))
         if let gate, let lockstep { try driveLockstep(name, child: child, gate: gate, lockstep: lockstep) }
         try whileRunning?()
+        try runDuring(index, start: start, child: child, EventContext(live: live, scratch: scratch, volume: volume, children: children))
         var interrupted = false
         var deferredCrash: (plan: Scenario.Crash, reason: String)?
         if let crashPlan {
@@ -122,24 +133,7 @@ extension ScenarioRunner {
         summary.details["walBytesAtEnd"] = String(Self.walBytes(live))
         operations.append(summary)
         note(name, .end, succeeded ? "done" : "failed: \(summary.error ?? "")")
-        switch step.action {
-        case .backup:
-            if succeeded {
-                let state = try? StoreState.read(target)
-                if let state, let position = operations.indices.last { operations[position].details["stateDigest"] = state.digest }
-                backups.append((name, index, target, start, end, state))
-                record([Verdict("backup-completes", .held, "\(name) (\(step.strategy)) finished in \(String(format: "%.2f", end - start)) s")])
-                record(Invariants.storeChecks(target, label: "\(name) (\(step.strategy))"))
-                if let state { record([Invariants.metadataPreserved(state, live: liveAtStart, label: "\(name) (\(step.strategy))")]) }
-                else { record([Verdict("integrity", .violated, "\(name) (\(step.strategy)): the backup cannot be opened as a store")]) }
-            } else if !interrupted {
-                record([Verdict("backup-completes", .violated, "\(name) (\(step.strategy)) failed",
-                                evidence: ["\(name): \((summary.error ?? "").trimmingCharacters(in: .whitespacesAndNewlines))"])])
-            }
-            if let deferredCrash {
-                try simulateCrash(deferredCrash.plan, children: children, volume: volume, live: live, reason: deferredCrash.reason)
-            }
-        case .restore:
+        if step.action == .restore {
             let label = "\(name) (\(step.strategy))"
             record(Invariants.storeChecks(live, label: "live store after \(label)"))
             if interrupted {
@@ -158,53 +152,22 @@ extension ScenarioRunner {
                 : scenario.store.inheritance ? .libraryWithInheritance : .library
             let backupObjects = backupSource.state.map { $0.notes.count + $0.others.count } ?? 0
             record([Invariants.restoreOpens(live, model: model, lightweight: scenario.lightweightMigration, backupObjects: backupObjects, label: label)])
-        case .relocate, .sync:
-            return
-        }
-    }
-
-    /// `backup-durable`: every backup on the crashed volume that had reported success must read back as it was
-    /// before the crash. A backup tool that never syncs its files (or the directories they were created in)
-    /// leaves a backup that a power failure right after "done" takes away.
-    func checkBackupsSurvived(volume: any StoreVolume, crash: String) {
-        let root = volume.directory.standardizedFileURL.path + "/"
-        for backup in backups where backup.store.standardizedFileURL.path.hasPrefix(root) {
-            let label = "\(backup.name) (\(scenario.schedule[backup.index].strategy))"
-            guard let before = backup.state else { continue }
-            do {
-                // Open it as its owner would next: SQLite rolls back a hot journal or replays the WAL first.
-                try StoreState.recover(backup.store)
-                let after = try StoreState.read(backup.store)
-                if after.digest == before.digest, after.missingBlobs.isSubset(of: before.missingBlobs) {
-                    record([Verdict("backup-durable", .held, "\(label): reads back whole after the crash")])
-                } else {
-                    let lost = before.notes.keys.filter { after.notes[$0] == nil }.count + before.others.keys.filter { after.others[$0] == nil }.count
-                    record([Verdict("backup-durable", .violated, "\(label): changed by the crash after it reported success",
-                                    evidence: ["\(label): \(lost) object(s) gone, \(after.missingBlobs.count) external data file(s) missing after \(crash)"])])
-                }
-            } catch {
-                record([Verdict("backup-durable", .violated, "\(label): unreadable after the crash", evidence: ["\(label): \(error) after \(crash)"])])
-            }
-        }
-    }
-
-    /// Kills every process holding the store, drops what the volume did not make durable, and lets SQLite
-    /// recover the store as the next launch of the app would.
-    func simulateCrash(_ plan: Scenario.Crash, children: ChildRegistry, volume: any StoreVolume, live: URL, reason: String) throws {
-        let at = now()
-        children.killAll()
-        let dropped = try volume.crash(mode: plan.mode)
-        let description = "crash (\(plan.mode)) \(reason): \(dropped)"
-        note("faultfs", .crash, description)
-        checkBackupsSurvived(volume: volume, crash: description)
-        if liveBeforeRestore == nil, operations.allSatisfy({ $0.action != "restore" }) {
-            // Recovery as SQLite performs it for the next reader: the WAL is read (or ignored when torn) without
-            // a checkpoint, so the files stay as the crash left them for whatever the schedule does next.
-            note("runner", .recovery, "store read back read-only (SQLite WAL recovery, no checkpoint)")
-            crash = (at, description, try? StoreState.read(live))
-            record(Invariants.storeChecks(live, label: "live store after the crash"))
         } else {
-            crash = (at, description, nil)
+            if succeeded {
+                let state = try? StoreState.read(target)
+                if let state, let position = operations.indices.last { operations[position].details["stateDigest"] = state.digest }
+                backups.append((name, index, target, start, end, state))
+                record([Verdict("backup-completes", .held, "\(name) (\(step.strategy)) finished in \(String(format: "%.2f", end - start)) s")])
+                record(Invariants.storeChecks(target, label: "\(name) (\(step.strategy))"))
+                if let state { record([Invariants.metadataPreserved(state, live: liveAtStart, label: "\(name) (\(step.strategy))")]) }
+                else { record([Verdict("integrity", .violated, "\(name) (\(step.strategy)): the backup cannot be opened as a store")]) }
+            } else if !interrupted {
+                record([Verdict("backup-completes", .violated, "\(name) (\(step.strategy)) failed",
+                                evidence: ["\(name): \((summary.error ?? "").trimmingCharacters(in: .whitespacesAndNewlines))"])])
+            }
+            if let deferredCrash {
+                try simulateCrash(deferredCrash.plan, children: children, volume: volume, live: live, reason: deferredCrash.reason)
+            }
         }
     }
 }
