@@ -15,6 +15,9 @@ public struct StrategyOptions: Sendable, Hashable, Codable {
     public var allowClone = true
     /// migrate: give the backup journal_mode=DELETE, one self-contained file (docs/pitfalls.md: [begemann]).
     public var singleFileBackup = true
+    /// replace: the destination options' journal mode and page size (nil: the source's, as copied).
+    public var replaceJournalMode: StoreOptions.JournalMode?
+    public var replacePageSize: Int?
     /// migrate: VACUUM the destination.
     public var vacuum = false
     /// migrate: what happens to a destination that already holds a store (append by default; contested, see
@@ -46,7 +49,8 @@ public struct StrategyOptions: Sendable, Hashable, Codable {
 
     /// What replace is asked to do under these options.
     public var replaceOptions: ReplaceOptions {
-        ReplaceOptions(allowClone: allowClone, backup: SQLiteBackup.Options(hold: hold, gate: gate))
+        ReplaceOptions(allowClone: allowClone, backup: SQLiteBackup.Options(hold: hold, gate: gate),
+                       journalMode: replaceJournalMode, pageSize: replacePageSize)
     }
 }
 
