@@ -149,7 +149,6 @@ public struct CloudKitMirror: Sendable {
         let deletedSinceToken = Set(try zone.changes(after: counter).filter { $0.kind == .delete }.map(\.recordName))
         let transaction = try Int64.fetchOne(db, sql: "SELECT max(Z_PK) FROM ATRANSACTION") ?? 0
         let zoneKey = try CloudKitMirroring.zoneKey(db)
-        let metadataEntity = CloudKitMirroring.entityNumber("ANSCKRECORDMETADATA")
         var saves: [(name: String, object: ManagedObject)] = []
         for entity in store.model.entities {
             let number = store.layout.number(entity.name)
@@ -161,10 +160,7 @@ public struct CloudKitMirror: Sendable {
             for key in fresh {
                 guard let object = objects[key] else { continue }
                 let name = random.uuid().uuidString
-                try db.execute(sql: """
-                    INSERT INTO ANSCKRECORDMETADATA (Z_PK, Z_ENT, Z_OPT, ZENTITYID, ZENTITYPK, ZLASTEXPORTEDTRANSACTIONNUMBER, ZNEEDSCLOUDDELETE, ZNEEDSUPLOAD, ZRECORDZONE, ZCKRECORDID)
-                    VALUES (?, ?, 1, ?, ?, ?, 0, 0, ?, ?)
-                    """, arguments: [try PersistentHistory.nextKey(db, metadataEntity), metadataEntity, number, key, transaction, zoneKey, name])
+                try Self.insertMetadata(db, entity: number, key: key, record: name, transaction: transaction, zone: zoneKey)
                 saves.append((name, object))
                 report.exportedNew += 1
             }
@@ -196,7 +192,6 @@ public struct CloudKitMirror: Sendable {
             if last[change.recordName] == nil { order.append(change.recordName) }
             last[change.recordName] = change
         }
-        let metadataEntity = CloudKitMirroring.entityNumber("ANSCKRECORDMETADATA")
         let zoneKey = try CloudKitMirroring.zoneKey(db)
         let transaction = try Int64.fetchOne(db, sql: "SELECT max(Z_PK) FROM ATRANSACTION") ?? 0
         var toLink: [ManagedObject] = []
@@ -226,10 +221,7 @@ public struct CloudKitMirror: Sendable {
                 } else {
                     let key = try context.insert(record.object.withoutRelationships)
                     let number = store.layout.number(entity)
-                    try db.execute(sql: """
-                        INSERT INTO ANSCKRECORDMETADATA (Z_PK, Z_ENT, Z_OPT, ZENTITYID, ZENTITYPK, ZLASTEXPORTEDTRANSACTIONNUMBER, ZNEEDSCLOUDDELETE, ZNEEDSUPLOAD, ZRECORDZONE, ZCKRECORDID)
-                        VALUES (?, ?, 1, ?, ?, ?, 0, 0, ?, ?)
-                        """, arguments: [try PersistentHistory.nextKey(db, metadataEntity), metadataEntity, number, key, transaction, zoneKey, name])
+                    try Self.insertMetadata(db, entity: number, key: key, record: name, transaction: transaction, zone: zoneKey)
                     toLink.append(record.object)
                     report.importedNew += 1
                 }
@@ -240,6 +232,15 @@ public struct CloudKitMirror: Sendable {
             let linkable = try Self.resolvable(object, context: context, store: store)
             if !linkable.toOne.isEmpty || !linkable.toMany.isEmpty { try context.link(linkable) }
         }
+    }
+
+    /// A record metadata row mapping an object to its record, nothing pending.
+    static func insertMetadata(_ db: Database, entity: Int64, key: Int64, record: String, transaction: Int64, zone: Int64?) throws {
+        let metadataEntity = CloudKitMirroring.entityNumber("ANSCKRECORDMETADATA")
+        try db.execute(sql: """
+            INSERT INTO ANSCKRECORDMETADATA (Z_PK, Z_ENT, Z_OPT, ZENTITYID, ZENTITYPK, ZLASTEXPORTEDTRANSACTIONNUMBER, ZNEEDSCLOUDDELETE, ZNEEDSUPLOAD, ZRECORDZONE, ZCKRECORDID)
+            VALUES (?, ?, 1, ?, ?, ?, 0, 0, ?, ?)
+            """, arguments: [try PersistentHistory.nextKey(db, metadataEntity), metadataEntity, entity, key, transaction, zone, record])
     }
 
     /// The object with only the relationships whose targets exist locally.
