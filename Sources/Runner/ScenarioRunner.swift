@@ -1,5 +1,6 @@
 import Checks
 import ChildProcesses
+import FaultFS
 import Foundation
 import Reporting
 import Scenario
@@ -52,6 +53,9 @@ public final class ScenarioRunner {
     var backups: [(name: String, index: Int, store: URL, start: Double, end: Double, state: StoreState?)] = []
     var crash: (at: Double, description: String, state: StoreState?)?
     var liveBeforeRestore: StoreState?
+    /// What the last crash on a FaultFS volume dropped, from its op log, and the volume's root: the causes of
+    /// durability findings (ScenarioRunner+Causes).
+    var crashLoss: (loss: CrashLoss, root: URL)?
     var initial: [UUID: String] = [:]
     var liveAtStart = StoreState()
     /// Children of the run, for naming the process behind a fault; coverage read before the unmount; whether a
@@ -66,6 +70,8 @@ public final class ScenarioRunner {
     let cloudState = CloudRunState()
     /// The planned events and when each comes due (Timeline.swift); the schedulers dispatch what it says is due.
     var timeline: Timeline
+    /// Set when a program of the run could not start (ScenarioRunner+Environment): the run then judges nothing.
+    var environmentError: String?
     /// The run's scratch directory (kept after the run only with `keepScratch`).
     public private(set) var scratchDirectory: URL?
 
@@ -126,6 +132,7 @@ public final class ScenarioRunner {
         } catch {
             errors.append("\(error)")
             note("runner", .error, "\(error)")
+            if environmentError == nil { environmentError = Self.environmentReason(error) }
         }
         stopSidecars()
         coverage = try? (volume as? FaultFSVolume)?.runCoverage()
@@ -138,6 +145,7 @@ public final class ScenarioRunner {
     }
 
     func execute(live: URL, history: URL, scratch: URL, volume: any StoreVolume, children: ChildRegistry) throws {
+        try preflightPrograms(environment: toolEnvironment(live: live, scratch: scratch, volume: volume))
         note("runner", .start, "generating \(scenario.store.objects) objects on \(volume.label)")
         var storeOptions = StoreOptions()
         storeOptions.journalMode = StoreOptions.JournalMode(rawValue: scenario.store.journalMode) ?? .wal

@@ -28,6 +28,15 @@ public enum ScenarioParser {
         return scenario
     }
 
+    /// Parses a file meant to be extended, such as a situation (`Scenarios/tools/_situations`), as `parse(file:)`
+    /// does, naming the scenario `name` when the file names none.
+    public static func parse(file url: URL, defaultName name: String) throws -> Scenario {
+        var visiting: [String] = []
+        var scenario = try load(url, visiting: &visiting)
+        if scenario.name.isEmpty { scenario.name = name }
+        return scenario
+    }
+
     /// Parses scenario text (for tests and for `repro.yaml` round trips).
     public static func parse(yaml: String, file: String = "<scenario>", base: Scenario? = nil) throws -> Scenario {
         let root = try compose(yaml, file: file)

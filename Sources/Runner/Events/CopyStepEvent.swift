@@ -131,8 +131,12 @@ extension ScenarioRunner {
         if let peak = outcome?.details["peakRSSKiB"] { summary.details["peakRSSKiB"] = peak }
         summary.details["walBytesAtStart"] = String(walAtStart)
         summary.details["walBytesAtEnd"] = String(Self.walBytes(live))
+        let environmentFailure = interrupted ? nil : Self.environmentFailure(ofStepOutput: output)
+        if let environmentFailure { summary.details["environmentError"] = environmentFailure }
         operations.append(summary)
         note(name, .end, succeeded ? "done" : "failed: \(summary.error ?? "")")
+        // Its program never ran: an environment error of the run, never a finding about the program.
+        if let environmentFailure { throw RunError.environment("\(name) (\(step.strategy)): \(environmentFailure)") }
         if step.action == .restore {
             let label = "\(name) (\(step.strategy))"
             record(Invariants.storeChecks(live, label: "live store after \(label)"))
@@ -146,7 +150,8 @@ extension ScenarioRunner {
             record([Invariants.restoreEqualsBackup(live, backup: backupSource.store, label: label)])
             if let deferredCrash {
                 try simulateCrash(deferredCrash.plan, children: children, volume: volume, live: live, reason: deferredCrash.reason)
-                record([Invariants.restoreDurable(live, backup: backupSource.store, crash: deferredCrash.reason, label: label)])
+                record(withCause([Invariants.restoreDurable(live, backup: backupSource.store, crash: deferredCrash.reason, label: label)],
+                                 store: live, what: "the restored store"))
             }
             let model = scenario.appModel == "library-v2" ? ManagedObjectModel.libraryV2
                 : scenario.store.inheritance ? .libraryWithInheritance : .library

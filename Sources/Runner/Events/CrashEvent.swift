@@ -28,18 +28,23 @@ extension ScenarioRunner {
             let label = "\(backup.name) (\(scenario.schedule[backup.index].strategy))"
             guard let before = backup.state else { continue }
             do {
-                // Open it as its owner would next: SQLite rolls back a hot journal or replays the WAL first.
-                try StoreState.recover(backup.store)
+                // Read as its owner would open it next (SQLite rolls back a hot journal or replays the WAL first),
+                // on a private copy: the check leaves the backup as the crash left it.
                 let after = try StoreState.read(backup.store)
                 if after.digest == before.digest, after.missingBlobs.isSubset(of: before.missingBlobs) {
                     record([Verdict("backup-durable", .held, "\(label): reads back whole after the crash")])
                 } else {
                     let lost = before.notes.keys.filter { after.notes[$0] == nil }.count + before.others.keys.filter { after.others[$0] == nil }.count
-                    record([Verdict("backup-durable", .violated, "\(label): changed by the crash after it reported success",
-                                    evidence: ["\(label): \(lost) object(s) gone, \(after.missingBlobs.count) external data file(s) missing after \(crash)"])])
+                    record(withCause([Verdict("backup-durable", .violated, "\(label): changed by the crash after it reported success",
+                                              evidence: ["\(label): \(lost) object(s) gone, \(after.missingBlobs.count) external data file(s) missing after \(crash)"])],
+                                     store: backup.store, what: "the backup"))
                 }
+            } catch StoreError.missingStore {
+                record(withCause([Verdict("backup-durable", .violated, "\(label): missing after the crash",
+                                          evidence: ["\(label): no file at \(backup.store.path) after \(crash)"])], store: backup.store, what: "the backup"))
             } catch {
-                record([Verdict("backup-durable", .violated, "\(label): unreadable after the crash", evidence: ["\(label): \(error) after \(crash)"])])
+                record(withCause([Verdict("backup-durable", .violated, "\(label): unreadable after the crash", evidence: ["\(label): \(error) after \(crash)"])],
+                                 store: backup.store, what: "the backup"))
             }
         }
     }
@@ -50,13 +55,14 @@ extension ScenarioRunner {
         let at = now()
         children.killAll()
         let dropped = try volume.crash(mode: plan.mode)
+        readCrashLoss(volume: volume, crashAt: at)
         let description = "crash (\(plan.mode)) \(reason): \(dropped)"
         note("faultfs", .crash, description)
         checkBackupsSurvived(volume: volume, crash: description)
         if liveBeforeRestore == nil, operations.allSatisfy({ $0.action != "restore" }) {
             // Recovery as SQLite performs it for the next reader: the WAL is read (or ignored when torn) without
             // a checkpoint, so the files stay as the crash left them for whatever the schedule does next.
-            note("runner", .recovery, "store read back read-only (SQLite WAL recovery, no checkpoint)")
+            note("runner", .recovery, "store read back from a recovered private copy (the volume keeps the files as the crash left them)")
             crash = (at, description, try? StoreState.read(live))
             record(Invariants.storeChecks(live, label: "live store after the crash"))
         } else {
