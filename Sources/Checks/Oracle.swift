@@ -39,8 +39,10 @@ public struct Oracle: Sendable {
             let sequence = sequence(of: writer)
             var universe = Set<UUID>()
             for tx in sequence { for op in tx.ops { universe.insert(op.id) } }
-            var expected: [UUID: String] = [:]
-            var mismatched = Set(universe.filter { state.notes[$0] != nil })
+            // Before its first transaction a history's objects are as the initial store had them: absent for a
+            // writer's own notes, present for the initial notes a bulk delete removes.
+            var expected: [UUID: String] = initial.filter { universe.contains($0.key) }
+            var mismatched = Set(universe.filter { initial[$0] == nil ? state.notes[$0] != nil : !state.shows(initial[$0], for: $0) })
             var prefixes: [Int] = mismatched.isEmpty ? [0] : []
             var best = (count: mismatched.count, prefix: 0)
             for (index, tx) in sequence.enumerated() {
@@ -54,7 +56,7 @@ public struct Oracle: Sendable {
             var evidence: [String] = []
             if prefixes.isEmpty {
                 // Describe the differences against the closest prefix.
-                var closest: [UUID: String] = [:]
+                var closest: [UUID: String] = initial.filter { universe.contains($0.key) }
                 for tx in sequence.prefix(best.prefix) { for op in tx.ops { closest[op.id] = op.hash } }
                 for id in universe.sorted(by: { $0.uuidString < $1.uuidString }) where !state.shows(closest[id], for: id) {
                     let want = closest[id].map { "state \($0)" } ?? "absent"
@@ -85,7 +87,10 @@ public struct Oracle: Sendable {
         for tx in transactions { for op in tx.ops { known.insert(op.id) } }
         var result: [String] = []
         for id in state.notes.keys where !known.contains(id) { result.append("Note \(id.uuidString) is in no history and not in the initial store") }
-        for (id, hash) in initial {
+        // Initial objects a history changes (a bulk delete) are held to that history by `match` instead.
+        var touched = Set<UUID>()
+        for tx in transactions where tx.outcome != .failed { for op in tx.ops { touched.insert(op.id) } }
+        for (id, hash) in initial where !touched.contains(id) {
             let now = state.notes[id] ?? state.others[id]
             if now == nil { result.append("initial object \(id.uuidString) is missing") }
             else if !state.shows(hash, for: id) { result.append("initial object \(id.uuidString) changed (\(hash) -> \(now!))") }

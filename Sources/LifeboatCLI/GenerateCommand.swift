@@ -19,6 +19,8 @@ struct GenerateCommand: ParsableCommand {
     var history = false
     @Flag(help: "Give the store entity inheritance: an Item hierarchy whose sub-entities share the root's table (Z_SUPER, Z_ENT, one Z_MAX).")
     var inheritance = false
+    @Flag(name: .customLong("cloudkit"), help: "Give the store NSPersistentCloudKitContainer's ANSCK* mirroring tables and history (docs/cloudkit.md); `lifeboat mirror` exports its objects.")
+    var cloudKit = false
 
     func validate() throws {
         guard (0...50_000_000).contains(objects) else { throw ValidationError("--objects must be between 0 and 50000000") }
@@ -45,6 +47,7 @@ struct GenerateCommand: ParsableCommand {
         var generator = StoreGenerator(objects: objects, blobFraction: blobFraction, blobSize: blobSize.bytes, seed: seed)
         generator.history = history
         generator.inheritance = inheritance
+        generator.cloudKit = cloudKit
         let started = Date()
         let summary = try generator.generate(at: url, options: options)
         let size = (StoreFiles.size(url) ?? 0) + (StoreFiles.size(StoreFiles(url).wal) ?? 0)

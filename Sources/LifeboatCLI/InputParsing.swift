@@ -28,3 +28,4 @@ extension URL {
 }
 
 extension MigrateOptions.ExistingDestination: ExpressibleByArgument {}
+extension StoreOptions.JournalMode: ExpressibleByArgument {}

@@ -11,7 +11,7 @@ public struct Lifeboat: AsyncParsableCommand {
         subcommands: [
             TryCommand.self, RunCommand.self, ReportCommand.self, ReplayCommand.self, ExploreCommand.self, WalkCommand.self, MatrixCommand.self, CrashStatesCommand.self, DrillCommand.self, BenchCommand.self, FaultFSCommand.self,
             StrategiesCommand.self, GenerateCommand.self, CheckCommand.self,
-            BackupCommand.self, RestoreCommand.self, RelocateCommand.self, WriterCommand.self, ReaderCommand.self, BenchChildCommand.self, CLIReferenceCommand.self,
+            BackupCommand.self, RestoreCommand.self, RelocateCommand.self, CloudCommand.self, MirrorCommand.self, WriterCommand.self, ReaderCommand.self, StoreOperationCommand.self, BenchChildCommand.self, CLIReferenceCommand.self,
         ])
 
     public init() {}

@@ -11,6 +11,10 @@ struct StrategyArguments: ParsableArguments {
     @Option(help: "backup-api: fail after this many restarts.") var maxRestarts: Int?
     @Option(help: "command strategies: the shell command to run.") var command: String?
     @Flag(help: "replace: never clone, always copy.") var noClone = false
+    @Option(help: "replace: the destination options' journal mode (wal, delete, truncate, memory, off), as addPersistentStore would set it; default: the source's.")
+    var destinationJournalMode: StoreOptions.JournalMode?
+    @Option(help: "replace: the destination options' page size in bytes (a power of two, 512-65536); default: the source's.")
+    var destinationPageSize: Int?
     @Option(help: "migrate: a destination that already holds a store is appended to (append, the default) or emptied first (overwrite); the sources disagree, see docs/fidelity.md.")
     var migrateExisting: MigrateOptions.ExistingDestination = .append
     @Flag(help: "migrate on a store with no identity attribute: keep the source's primary keys in a fresh destination (Core Data hands out new ones; drills ask for this so their oracle can name objects by key).")
@@ -24,6 +28,10 @@ struct StrategyArguments: ParsableArguments {
                                 valueName: "path")) var gateFIFO: String?
     @Option(help: ArgumentHelp("With --gate-fifo: the file to append a line to when ready and after each step.", valueName: "path"))
     var gateProgress: String?
+    @Option(help: ArgumentHelp("CloudKit moves: the cloud zone's directory (docs/cloudkit.md).", valueName: "dir")) var cloud: String?
+    @Option(help: "CloudKit moves: the NSPersistentCloudKitContainer's name (seed 002's cleanup names files after it).")
+    var cloudkitContainer: String = "iCloud.com.example.Library"
+    @Option(help: "CloudKit moves: seconds an operation waits on the mirror's setup before giving up.") var mirrorSetupDeadline: Double = 5
     @Flag(help: "Print the outcome as one JSON line (with this process's peak RSS), for the scenario runner.") var json = false
 
     func validate() throws {
@@ -31,9 +39,13 @@ struct StrategyArguments: ParsableArguments {
         if let maxRestarts, maxRestarts < 0 { throw ValidationError("--max-restarts must not be negative") }
         // sqlite3_backup_step(0) copies nothing, so a backup with 0 pages per step never ends.
         if pagesPerStep == 0 || pagesPerStep < -1 { throw ValidationError("--pages-per-step must be -1 (all at once) or at least 1") }
+        if let destinationPageSize, !(512...65536).contains(destinationPageSize) || destinationPageSize & (destinationPageSize - 1) != 0 {
+            throw ValidationError("--destination-page-size must be a power of two between 512 and 65536")
+        }
         if let stepDelay, !(0...10).contains(stepDelay) { throw ValidationError("--step-delay must be between 0 and 10 seconds") }
         if (holdAtPage == nil) != (holdMarker == nil) { throw ValidationError("--hold-at-page and --hold-marker go together") }
         if (gateFIFO == nil) != (gateProgress == nil) { throw ValidationError("--gate-fifo and --gate-progress go together") }
+        if !(0.1...3600).contains(mirrorSetupDeadline) { throw ValidationError("--mirror-setup-deadline must be between 0.1 and 3600 seconds") }
     }
 
     var options: StrategyOptions {
@@ -46,8 +58,13 @@ struct StrategyArguments: ParsableArguments {
         options.copyExternalData = !noExternalData
         options.migrateExistingDestination = migrateExisting
         options.keepSourceKeys = keepSourceKeys
+        options.replaceJournalMode = destinationJournalMode
+        options.replacePageSize = destinationPageSize
         if let holdAtPage, let holdMarker { options.hold = SQLiteBackup.Hold(page: holdAtPage, marker: holdMarker) }
         if let gateFIFO, let gateProgress { options.gate = SQLiteBackup.Gate(fifo: gateFIFO, progress: gateProgress) }
+        options.cloud = cloud.map { URL(cliPath: $0).path }
+        options.cloudKitContainerName = cloudkitContainer
+        options.mirrorSetupDeadline = mirrorSetupDeadline
         return options
     }
 }

@@ -133,6 +133,12 @@ public final class ChildRegistry: @unchecked Sendable {
 
     /// SIGSTOPs every child still running and its group: time stands still for the store's processes (a crash
     /// that is about to come must find them where they were, while the runner reads what it needs first).
+    /// Sends `signal` to the running children `filter` picks (and to their process groups: a writer's is its own).
+    public func signal(_ signal: Int32, _ filter: (Child) -> Bool) {
+        let chosen = lock.withLock { children.filter { $0.isRunning && filter($0) } }
+        for child in chosen { child.process.signal(signal) }
+    }
+
     public func pauseAll() {
         let running = lock.withLock { children.filter { $0.isRunning } }
         for child in running { child.process.signal(SIGSTOP) }

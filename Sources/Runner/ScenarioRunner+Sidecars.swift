@@ -11,6 +11,8 @@ final class SidecarState {
         var end: Double?
         /// How it ended: "stopped (SIGTERM)", "killed after the grace", "killed by the crash", "exited with N".
         var ending: String?
+        /// `sidecar-<name>`, `.2` and on for later instances: its name in the timeline, the logs and the report.
+        var label: String
     }
 
     var pending: [Scenario.Sidecar] = []
@@ -55,11 +57,7 @@ extension ScenarioRunner {
                 waiting.append(sidecar)
                 continue
             }
-            try FileManager.default.createDirectory(atPath: state.environment["LIFEBOAT_BACKUP_ROOT"] ?? "/", withIntermediateDirectories: true)
-            let child = try children.start("sidecar-\(sidecar.name)", executable: URL(fileURLWithPath: "/bin/sh"),
-                                           arguments: ["-c", sidecar.command], environment: state.environment)
-            state.entries.append(SidecarState.Entry(sidecar: sidecar, child: child, start: now()))
-            note("sidecar-\(sidecar.name)", .start, sidecar.command)
+            try startSidecar(sidecar, children: children)
         }
         state.pending = waiting
         for (position, entry) in state.entries.enumerated() where entry.end == nil {
@@ -68,6 +66,19 @@ extension ScenarioRunner {
             case .atSeconds(let at): if now() >= at { stopSidecar(position) }
             }
         }
+    }
+
+    /// Starts one instance of a sidecar: `sidecar-<name>`, then `sidecar-<name>.2`, ... when a schedule entry
+    /// starts it again (each with its own log).
+    func startSidecar(_ sidecar: Scenario.Sidecar, children: ChildRegistry) throws {
+        let state = sidecarState
+        try FileManager.default.createDirectory(atPath: state.environment["LIFEBOAT_BACKUP_ROOT"] ?? "/", withIntermediateDirectories: true)
+        let instance = state.entries.filter { $0.sidecar.name == sidecar.name }.count + 1
+        let label = "sidecar-\(sidecar.name)" + (instance > 1 ? ".\(instance)" : "")
+        let child = try children.start(label, executable: URL(fileURLWithPath: "/bin/sh"),
+                                       arguments: ["-c", sidecar.command], environment: state.environment)
+        state.entries.append(SidecarState.Entry(sidecar: sidecar, child: child, start: now(), label: label))
+        note(label, .start, sidecar.command)
     }
 
     /// At the end of a run: stops every sidecar still running and adds one operation per sidecar to the report,
@@ -86,11 +97,11 @@ extension ScenarioRunner {
         }
         for entry in state.entries {
             let output = entry.child.output
-            let clean = entry.ending.map { $0.hasPrefix("stopped") || $0 == "exited with 0" || $0 == "killed by the crash" } ?? false
-            var summary = OperationSummary(name: "sidecar-\(entry.sidecar.name)", action: "sidecar", strategy: entry.sidecar.name,
+            let clean = entry.ending.map { $0.hasPrefix("stopped") || $0 == "exited with 0" || $0 == "killed by the crash" || $0.hasPrefix("killed by schedule") } ?? false
+            var summary = OperationSummary(name: entry.label, action: "sidecar", strategy: entry.sidecar.name,
                                            start: entry.start, end: entry.end ?? now(), succeeded: clean, store: "",
                                            details: ["command": entry.sidecar.command, "ended": entry.ending ?? "?",
-                                                     "log": "sidecar-\(entry.sidecar.name).log"],
+                                                     "log": "\(entry.label).log"],
                                            error: clean ? nil : "\(entry.ending ?? "?"): \(String(output.suffix(400)))")
             summary.details["outputTail"] = String(output.suffix(600))
             operations.append(summary)
@@ -100,12 +111,12 @@ extension ScenarioRunner {
     /// Copies each sidecar's whole output into the run directory (`sidecar-<name>.log`).
     func copySidecarLogs(to run: RunDirectory) {
         for entry in sidecarState.entries {
-            try? run.write("sidecar-\(entry.sidecar.name).log", entry.child.output)
+            try? run.write("\(entry.label).log", entry.child.output)
         }
     }
 
     /// SIGTERM to the sidecar's process group (the shell and the tool it runs), SIGKILL after the grace.
-    private func stopSidecar(_ position: Int) {
+    func stopSidecar(_ position: Int) {
         let entry = sidecarState.entries[position]
         let pid = entry.child.pid
         // Every child of the run leads a process group of its own: the group holds the tool too.
@@ -152,9 +163,9 @@ extension ScenarioRunner {
         return crashed && signal == SIGKILL ? "killed by the crash" : "killed by signal \(signal)"
     }
 
-    private func endSidecar(_ position: Int, ending: String) {
+    func endSidecar(_ position: Int, ending: String) {
         sidecarState.entries[position].end = now()
         sidecarState.entries[position].ending = ending
-        note("sidecar-\(sidecarState.entries[position].sidecar.name)", .end, ending)
+        note(sidecarState.entries[position].label, .end, ending)
     }
 }

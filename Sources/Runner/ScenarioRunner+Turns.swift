@@ -48,7 +48,6 @@ extension ScenarioRunner {
             return true
         }
 
-        var timeline = Timeline(scenario)
         var context = EventContext(live: live, scratch: scratch, volume: volume, children: children)
         while true {
             if try crashedByRule || crashIfFrozen(children: children, volume: volume, live: live) { break }

@@ -34,6 +34,7 @@ extension ScenarioRunner {
             }
             if liveBeforeRestore == nil { record(Invariants.storeChecks(live, label: "live store at the end")) }
         }
+        recordCloudVerdicts(history: history)
         let selected = scenario.invariants.isEmpty ? ScenarioParser.invariantNames : scenario.invariants
         let verdicts = environmentError.map { voidedVerdicts(selected, reason: $0) } ?? selected.map { name in
             Verdict.combine(name, verdictParts[name] ?? [Verdict(name, .notApplicable, notApplicableReason(name))])

@@ -66,6 +66,10 @@ public final class ScenarioRunner {
     /// When the crash rule froze the volume (run clock), for telling its EIO artifacts from real failures.
     var frozenAt: Double?
     let sidecarState = SidecarState()
+    /// Where the CloudKit steps left the live store and the zone (ScenarioRunner+Cloud).
+    let cloudState = CloudRunState()
+    /// The planned events and when each comes due (Timeline.swift); the schedulers dispatch what it says is due.
+    var timeline: Timeline
     /// Set when a program of the run could not start (ScenarioRunner+Environment): the run then judges nothing.
     var environmentError: String?
     /// The run's scratch directory (kept after the run only with `keepScratch`).
@@ -76,6 +80,7 @@ public final class ScenarioRunner {
         scenarioFile = file
         self.settings = settings
         executable = try LifeboatExecutable.locate()
+        timeline = Timeline(scenario)
     }
 
     func now() -> Double { Date().timeIntervalSince1970 - epoch }
@@ -151,6 +156,7 @@ public final class ScenarioRunner {
                                            blobSize: scenario.store.blobSize, seed: scenario.seed)
             generator.history = scenario.store.history
             generator.inheritance = scenario.store.inheritance
+            generator.cloudKit = scenario.store.cloudkit
             try generator.generate(at: live, options: storeOptions)
         }
         liveAtStart = try StoreState.read(live)
@@ -196,7 +202,6 @@ public final class ScenarioRunner {
             recordFaults(armed, volume: volume)
             return
         }
-        var timeline = Timeline(scenario)
         let context = EventContext(live: live, scratch: scratch, volume: volume, children: children)
         var crashed = false
         var exited = Set<Int>()

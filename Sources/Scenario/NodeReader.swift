@@ -129,9 +129,10 @@ struct NodeReader {
     /// Keys each mapping accepts, for the hint on an unknown key.
     static let allowed: [String: [String]] = [
         "scenario": ["name", "description", "extends", "seed", "store", "writers", "schedule", "faults", "invariants", "expect",
-                     "app_model", "lightweight_migration", "time_limit", "scheduler", "sidecars", "readers"],
+                     "app_model", "lightweight_migration", "time_limit", "scheduler", "sidecars", "readers", "cloud"],
+        "cloud": ["account", "setup_deadline", "container"],
         "readers": ["count", "hold", "every"],
-        "store": ["objects", "blob_fraction", "blob_size", "journal_mode"],
+        "store": ["objects", "blob_fraction", "blob_size", "journal_mode", "history", "inheritance", "cloudkit", "from"],
         "writers": ["count", "transactions", "rate", "mix", "blob_fraction", "blob_size", "synchronous", "checkpoint",
                     "external_data_grace", "sync_external_data"],
         "mix": ["insert", "update", "delete", "link"],

@@ -29,6 +29,18 @@ public struct Scenario: Sendable, Equatable, Codable {
     public var timeLimit: Double = 300
     /// Reader processes that hold read transactions while the writers write (nil: none).
     public var readers: ReaderSpec?
+    /// The CloudKit zone the store mirrors into (docs/cloudkit.md), kept outside the store's volume; nil: the
+    /// scenario has no cloud (a `sync` step then makes one with an available account).
+    public var cloud: CloudSpec?
+
+    /// `cloud: {account, setup_deadline, container}`: the iCloud account's status (`unavailable` = signed out),
+    /// how long an operation waits on the mirror's setup, and the NSPersistentCloudKitContainer's name.
+    public struct CloudSpec: Sendable, Equatable, Codable {
+        public var account = "available"
+        public var setupDeadline = 2.0
+        public var container = "iCloud.com.example.Library"
+        public init() {}
+    }
 
     public init(name: String) { self.name = name }
 
@@ -52,6 +64,8 @@ public struct Scenario: Sendable, Equatable, Codable {
         /// Generate the store with entity inheritance (an `Item` hierarchy sharing the root's table); writers
         /// then insert, update and delete objects of its entities too.
         public var inheritance = false
+        /// Generate a CloudKit-mirrored store (`ANSCK*` tables and history, docs/cloudkit.md).
+        public var cloudkit = false
         /// A user's own store to drill on instead of a generated one (`from:`, relative to the scenario file,
         /// resolved to an absolute path): the run copies it, with its -wal and support folder, as the live store.
         public var from: String?
@@ -112,6 +126,11 @@ public struct Scenario: Sendable, Equatable, Codable {
         public var afterCommits: Int?
         public var atSeconds: Double?
         public var afterWriters = false
+        /// Relative to another entry (index in `schedule`): once it has finished (`after_step`), or while it runs
+        /// (`during_step`, `delay` seconds after it started; a backup's or restore's process is running then).
+        public var afterStep: Int?
+        public var duringStep: Int?
+        public var delay: Double?
         /// Repeat every N commits, this many times in all (backups only).
         public var everyCommits: Int?
         public var times = 1

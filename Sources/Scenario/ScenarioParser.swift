@@ -8,6 +8,7 @@ public enum ScenarioParser {
         "integrity", "no-duplicates", "wal-content-carried", "snapshot-consistent", "blobs-carried",
         "restore-equals-backup", "restore-opens", "durable-after-crash", "live-store-unaffected", "metadata-preserved",
         "backup-completes", "backup-durable", "reader-consistent", "restore-durable",
+        "cloud-consistent", "relocation-completes",
     ]
     public static let faultOps = ["any", "open", "create", "read", "write", "flush", "release", "fsync", "fsyncdir", "truncate",
                            "fallocate", "rename", "unlink", "mkdir", "rmdir", "link", "symlink", "getattr", "readdir",
@@ -107,6 +108,7 @@ public enum ScenarioParser {
     /// Overrides `base` with every field the mapping sets.
     static func apply(_ reader: inout NodeReader, to base: Scenario) throws -> Scenario {
         var s = base
+        var scheduleNodes: [Node]?
         if let name = try reader.string("name") { s.name = name }
         if let description = try reader.string("description") { s.description = description }
         if let seed = try reader.int("seed") { s.seed = UInt64(seed) }
@@ -121,6 +123,7 @@ public enum ScenarioParser {
             if let v = try store.choice("journal_mode", ["wal", "delete", "truncate"]) { s.store.journalMode = v }
             if let v = try store.bool("history") { s.store.history = v }
             if let v = try store.bool("inheritance") { s.store.inheritance = v }
+            if let v = try store.bool("cloudkit") { s.store.cloudkit = v }
             if let v = try store.string("from") {
                 let url = URL(fileURLWithPath: v, relativeTo: URL(fileURLWithPath: store.file).deletingLastPathComponent()).standardizedFileURL
                 var info = stat()
@@ -138,6 +141,17 @@ public enum ScenarioParser {
             if let v = try readers.double("every", range: 0...600) { spec.every = v }
             try readers.finish()
             s.readers = spec
+        }
+        if var cloud = try reader.mapping("cloud") {
+            var spec = s.cloud ?? Scenario.CloudSpec()
+            if let v = try cloud.choice("account", ["available", "unavailable"]) { spec.account = v }
+            if let v = try cloud.double("setup_deadline", range: 0.1...3600) { spec.setupDeadline = v }
+            if let v = try cloud.string("container") {
+                guard !v.isEmpty, !v.contains("/") else { throw cloud.error(cloud.node("container"), "cloud.container must be a plain name (no /), not '\(v)'") }
+                spec.container = v
+            }
+            try cloud.finish()
+            s.cloud = spec
         }
         if var writers = try reader.mapping("writers") {
             if let v = try writers.int("count", range: 0...64) { s.writers.count = v }
@@ -167,6 +181,7 @@ public enum ScenarioParser {
         }
         if let steps = try reader.sequence("schedule") {
             s.schedule = try steps.enumerated().map { index, node in try step(node, index: index, file: reader.file) }
+            scheduleNodes = steps
         }
         if let list = try reader.sequence("sidecars") { s.sidecars = try sidecars(list, file: reader.file) }
         if var faults = try reader.mapping("faults") {
@@ -229,6 +244,7 @@ public enum ScenarioParser {
             }
         }
         try reader.finish()
+        if let scheduleNodes { try checkRelations(s, nodes: scheduleNodes, file: reader.file) }
         return s
     }
 

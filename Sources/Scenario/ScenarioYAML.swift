@@ -18,6 +18,7 @@ public enum ScenarioYAML {
         out.append("  journal_mode: \(s.store.journalMode)")
         if s.store.history { out.append("  history: true") }
         if s.store.inheritance { out.append("  inheritance: true") }
+        if s.store.cloudkit { out.append("  cloudkit: true") }
         if let from = s.store.from { out.append("  from: \(quote(from))") }
         out.append("writers:")
         out.append("  count: \(s.writers.count)")
@@ -30,6 +31,7 @@ public enum ScenarioYAML {
         if let v = s.writers.externalDataGrace { out.append("  external_data_grace: \(v)") }
         if s.writers.syncExternalData { out.append("  sync_external_data: true") }
         out.append("  mix: {insert: \(s.writers.mix.insert), update: \(s.writers.mix.update), delete: \(s.writers.mix.delete), link: \(s.writers.mix.link)}")
+        if let c = s.cloud { out.append("cloud: {account: \(c.account), setup_deadline: \(c.setupDeadline), container: \(quote(c.container))}") }
         if let r = s.readers { out.append("readers: {count: \(r.count), hold: \(r.hold), every: \(r.every)}") }
         out += scheduleLines(s.schedule)
         out += sidecarLines(s.sidecars)

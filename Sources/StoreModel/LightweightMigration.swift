@@ -4,9 +4,13 @@ import GRDB
 /// Inferred ("lightweight") migration: the changes Core Data maps without a mapping model.
 ///
 /// Supported, in place and in one transaction: added entities, added optional attributes and to-one
-/// relationships (new columns), added many-to-many relationships (new join tables), removed attributes (dropped
-/// columns). Anything else (a changed type, an added required attribute) has no inferred mapping and stays the
-/// 134100 error, so a careful caller can move the store aside instead of losing it.
+/// relationships (new columns), added required attributes with a default (existing rows get it) or over an
+/// empty table, added many-to-many relationships (new join tables), removed attributes (dropped columns).
+/// Errors as Core Data reports them (decompiled iOS 26.1 migration code; app reports of 134110): 134130 when
+/// the source model cannot be found (here: the store's `Z_MODELCACHE` is missing or unreadable), 134140 when no
+/// mapping can be inferred (a changed type), 134110 when the migration cannot be done in place (a new required
+/// attribute with no default over existing rows). 134100 is only for a store opened without both options. The
+/// store is left as it was in every case.
 enum LightweightMigration {
     /// Human-readable differences between the stored hashes and a model, for the 134100 error.
     static func differences(stored: [String: Data], model: ManagedObjectModel) -> [String] {
@@ -23,6 +27,8 @@ enum LightweightMigration {
 
     static func migrate(_ db: Database, store: String, metadata: StoreMetadata, numbers: [String: Int64],
                         to model: ManagedObjectModel) throws -> (StoreLayout, StoreMetadata) {
+        let cache = try db.tableExists("Z_MODELCACHE") ? try Data.fetchOne(db, sql: "SELECT Z_CONTENT FROM Z_MODELCACHE LIMIT 1") : nil
+        guard let cache, ModelCache.decode(cache) != nil else { throw StoreError.missingSourceModel(store: store) }
         var numbers = numbers
         var next = (numbers.values.max() ?? 0) + 1
         for entity in model.entities where numbers[entity.name] == nil {
@@ -46,19 +52,21 @@ enum LightweightMigration {
                 if let type = existing[column.name] {
                     let wantedType = column.type.components(separatedBy: " ")[0]
                     if type != wantedType {
-                        throw StoreError.incompatibleModel(store: store, differences: [
-                            "\(entity.name): column \(column.name) changed type \(type) -> \(wantedType); no inferred mapping"])
+                        throw StoreError.noInferredMapping(store: store, differences: [
+                            "\(entity.name): column \(column.name) changed type \(type) -> \(wantedType)"])
                     }
                     continue
                 }
-                let isRequired = entity.attributes.contains {
-                    StoreLayout.columnName($0.name) == column.name && !$0.isOptional
-                }
-                if isRequired {
-                    throw StoreError.incompatibleModel(store: store, differences: [
-                        "\(entity.name): required attribute \(column.name) added without a default; no inferred mapping"])
-                }
+                let attribute = entity.attributes.first { StoreLayout.columnName($0.name) == column.name }
                 try db.execute(sql: "ALTER TABLE \(table) ADD COLUMN \(column.name) \(column.type)")
+                guard let attribute, !attribute.isOptional else { continue }
+                let own = layout.rowFilter(entity.name).map { " WHERE \($0)" } ?? ""
+                if let value = attribute.defaultValue {
+                    try db.execute(sql: "UPDATE \(table) SET \(column.name) = ?\(own)", arguments: [try ColumnCoding.encode(value, attribute)])
+                } else if try (Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)\(own)") ?? 0) > 0 {
+                    throw StoreError.cannotMigrateInPlace(store: store, reason:
+                        "Validation error missing attribute values on mandatory destination attribute \(entity.name).\(attribute.name)")
+                }
             }
             let wantedNames = Set(wanted.map(\.name))
             for name in existing.keys.sorted() where !wantedNames.contains(name) {

@@ -24,12 +24,17 @@ public struct AttributeDescription: Sendable, Codable, Hashable {
     public var isOptional: Bool
     /// "Allows External Storage": large values go to files in the store's support folder.
     public var allowsExternalStorage: Bool
+    /// The model's default value (not part of the version hash, as in Core Data): what an inferred migration
+    /// gives existing rows when the attribute is new and required.
+    public var defaultValue: AttributeValue?
 
-    public init(_ name: String, _ type: AttributeType, optional: Bool = true, externalStorage: Bool = false) {
+    public init(_ name: String, _ type: AttributeType, optional: Bool = true, externalStorage: Bool = false,
+                defaultValue: AttributeValue? = nil) {
         self.name = name
         self.type = type
         self.isOptional = optional
         self.allowsExternalStorage = externalStorage
+        self.defaultValue = defaultValue
     }
 }
 

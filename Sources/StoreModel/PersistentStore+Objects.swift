@@ -16,8 +16,9 @@ extension PersistentStore {
                     context = ctx
                     result = try body(ctx)
                     if try PersistentHistory.isEnabled(db) {
-                        try PersistentHistory.record(db, ctx.changes, author: "lifeboat-\(getpid())")
+                        try PersistentHistory.record(db, ctx.changes, author: ctx.isMirrorImport ? CloudKitMirroring.importAuthor : "lifeboat-\(getpid())")
                     }
+                    if !ctx.isMirrorImport, try CloudKitMirroring.isEnabled(db) { try CloudKitMirroring.record(db, ctx.changes) }
                     return .commit
                 }
             }

@@ -18,6 +18,8 @@ public final class SaveContext {
     public private(set) var deleted = 0
     /// What this save changed, for persistent history (recorded only where the store has its tables).
     var changes: [PersistentHistory.Change] = []
+    /// Set by the CloudKit mirror for its imports: recorded under its own author and not marked for export.
+    public var isMirrorImport = false
 
     init(db: Database, store: PersistentStore) {
         self.db = db

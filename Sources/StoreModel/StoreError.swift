@@ -4,6 +4,14 @@ import Foundation
 public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Core Data's NSPersistentStoreIncompatibleVersionHashError: the store was written by another model version.
     case incompatibleModel(store: String, differences: [String])
+    /// NSMigrationError 134110: an inferred migration cannot be done in place (e.g. a new required attribute
+    /// with no default over existing rows: "Validation error missing attribute values on mandatory destination
+    /// attribute").
+    case cannotMigrateInPlace(store: String, reason: String)
+    /// NSMigrationMissingSourceModelError 134130: the model the store was written with cannot be found.
+    case missingSourceModel(store: String)
+    /// NSMigrationMissingMappingModelError 134140: no mapping model can be inferred (e.g. a changed type).
+    case noInferredMapping(store: String, differences: [String])
     /// The file is not an SQLite database with Core Data's bookkeeping tables.
     case notACoreDataStore(String, reason: String)
     /// The path holds nothing SQLite can open as a database (not a regular file, unreadable, not a database),
@@ -27,6 +35,9 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     public var code: Int {
         switch self {
         case .incompatibleModel: 134100
+        case .cannotMigrateInPlace: 134110
+        case .missingSourceModel: 134130
+        case .noInferredMapping: 134140
         case .notACoreDataStore, .unopenable: 134000
         case .badMetadata: 134010
         case .missingStore: 4
@@ -38,6 +49,10 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .incompatibleModel(let store, let differences):
             "error 134100: the model used to open \(store) is not the one it was written with (\(differences.joined(separator: "; ")))"
+        case .cannotMigrateInPlace(let store, let reason): "error 134110: Cannot migrate store in-place: \(reason) (\(store))"
+        case .missingSourceModel(let store): "error 134130: Can't find model for source store \(store)"
+        case .noInferredMapping(let store, let differences):
+            "error 134140: Can't find or automatically infer mapping model for \(store) (\(differences.joined(separator: "; ")))"
         case .notACoreDataStore(let path, let reason): "\(path) is not a Core Data SQLite store: \(reason)"
         case .unreadableBackup(let path, let reason): "the backup \(path) cannot be read, so the live store was not touched: \(reason)"
         case .unopenable(let path, let reason): "cannot open \(path) as an SQLite database: \(reason)"

@@ -15,6 +15,9 @@ public struct StoreGenerator: Sendable {
     public var history = false
     /// Use the library model with its `Item` hierarchy (entity inheritance) and generate items of every entity in it.
     public var inheritance = false
+    /// Give the store `NSPersistentCloudKitContainer`'s mirroring tables (and history, which it switches on):
+    /// objects then have no record metadata until a mirror exports them (`CloudKitMirroring`).
+    public var cloudKit = false
 
     public init(objects: Int, blobFraction: Double = 0.1, blobSize: Int = 128 * 1024, seed: UInt64 = 1) {
         self.objects = objects
@@ -36,6 +39,7 @@ public struct StoreGenerator: Sendable {
         let store = try coordinator.addStore(at: url, options: options)
         defer { try? coordinator.remove(store) }
         if history { try store.withConnection { try PersistentHistory.enable($0) } }
+        if cloudKit { try CloudKitMirror.prepare(store) }
         var random = SeededRandom(seed: seed)
         var summary = Summary()
         summary.folders = objects <= 0 ? 0 : max(1, objects / 50)

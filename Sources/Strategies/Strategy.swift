@@ -15,6 +15,9 @@ public struct StrategyOptions: Sendable, Hashable, Codable {
     public var allowClone = true
     /// migrate: give the backup journal_mode=DELETE, one self-contained file (docs/pitfalls.md: [begemann]).
     public var singleFileBackup = true
+    /// replace: the destination options' journal mode and page size (nil: the source's, as copied).
+    public var replaceJournalMode: StoreOptions.JournalMode?
+    public var replacePageSize: Int?
     /// migrate: VACUUM the destination.
     public var vacuum = false
     /// migrate: what happens to a destination that already holds a store (append by default; contested, see
@@ -35,12 +38,19 @@ public struct StrategyOptions: Sendable, Hashable, Codable {
     public var gate: SQLiteBackup.Gate?
     /// Store options the coordinator opens stores with.
     public var storeOptions = StoreOptions()
+    /// The CloudKit moves (docs/cloudkit.md): the cloud zone's directory, the name the app gave its
+    /// `NSPersistentCloudKitContainer` (the seed's cleanup names files after it), and how long an operation
+    /// waits on the mirror's setup before it is reported as never finishing.
+    public var cloud: String?
+    public var cloudKitContainerName = "iCloud.com.example.Library"
+    public var mirrorSetupDeadline = 5.0
 
     public init() {}
 
     /// What replace is asked to do under these options.
     public var replaceOptions: ReplaceOptions {
-        ReplaceOptions(allowClone: allowClone, backup: SQLiteBackup.Options(hold: hold, gate: gate))
+        ReplaceOptions(allowClone: allowClone, backup: SQLiteBackup.Options(hold: hold, gate: gate),
+                       journalMode: replaceJournalMode, pageSize: replacePageSize)
     }
 }
 

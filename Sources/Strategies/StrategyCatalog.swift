@@ -9,7 +9,9 @@ public enum StrategyCatalog {
     public static let restores: [any RestoreStrategy] = [
         DestroyThenMigrateRestore(), ReplaceThenReaddRestore(), FileCopyOverRestore(), CommandRestore(),
     ]
-    public static let relocations: [any RelocationStrategy] = [RelocateMigrate(), RelocateReplace()]
+    public static let relocations: [any RelocationStrategy] = [
+        RelocateMigrate(), RelocateReplace(), RelocateAppGroup(), RelocateAppGroup(cloudKitDuringMove: true),
+    ]
 
     public static func backup(named name: String) throws -> any BackupStrategy {
         guard let strategy = backups.first(where: { $0.name == name }) else {

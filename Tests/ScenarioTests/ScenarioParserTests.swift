@@ -43,7 +43,7 @@ import Testing
         ("name: x\nwriters:\n  count: many\n", 3, 10, "writers.count must be a whole number, not 'many'"),
         ("name: x\nwriters:\n  count: 500\n", 3, 10, "must be between 0 and 64"),
         ("name: x\nschedule:\n  - backup: teleport\n", 3, 13, "unknown backup strategy 'teleport'"),
-        ("name: x\nschedule:\n  - after_commits: 3\n", 3, 5, "needs exactly one of `backup: STRATEGY` or `restore: STRATEGY`"),
+        ("name: x\nschedule:\n  - after_commits: 3\n", 3, 5, "needs exactly one of `backup: STRATEGY`, `restore: STRATEGY`, `checkpoint: "),
         ("name: x\nexpect: violation everything\n", 2, 9, "expect must be `pass` or `violation <invariant>`"),
         ("name: x\nfaults:\n  rules:\n    - action: errno EWHATEVER\n", 4, 15, "action must be errno NAME"),
         ("name: x\nfaults:\n  crash: {mode: torn}\n", 3, 10, "needs exactly one of after_commits, at_seconds, during_step"),

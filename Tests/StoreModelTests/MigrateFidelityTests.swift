@@ -104,3 +104,23 @@ enum StoreVerifierProxy {
         return try queue.read { try String.fetchOne($0, sql: "PRAGMA integrity_check") } == "ok"
     }
 }
+
+/// Core Data numbers all of its own entities from 16000: history and CloudKit mirroring are told apart by name.
+@Suite struct FrameworkEntityTests {
+    @Test func historyIsToldApartFromOtherFrameworkEntitiesByName() throws {
+        let scratch = try Scratch("framework-entities")
+        let url = try RealStoreFixtures.copy("notes-monterey", into: scratch.path("live"))
+        let queue = try DatabaseQueue(path: url.path)
+        defer { try? queue.close() }
+        try queue.write { db in
+            try db.execute(sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (16004, 'NSCKRecordMetadata', 0, 0), (16010, 'SomethingNew', 0, 0)")
+        }
+        let schema = try queue.read { try StoreSchema.read($0) }
+        let kinds = Dictionary(uniqueKeysWithValues: schema.entities.map { ($0.name, $0.framework) })
+        #expect(kinds["CHANGE"] == .history && kinds["TRANSACTION"] == .history && kinds["TRANSACTIONSTRING"] == .history)
+        #expect(kinds["NSCKRecordMetadata"] == .cloudKit && kinds["SomethingNew"] == .other)
+        #expect(schema.entities.filter(\.isHistory).count == 3)
+        #expect(schema.entities.filter { !$0.isFramework }.allSatisfy { $0.number < 16000 })
+        #expect(StoreSchema.frameworkKind(name: "CHANGE", number: 3) == nil, "an app entity named CHANGE is the app's")
+    }
+}

@@ -83,6 +83,7 @@ extension ScenarioRunner {
                                        environment: toolEnvironment(live: live, scratch: scratch, volume: volume))
         if let gate, let lockstep { try driveLockstep(name, child: child, gate: gate, lockstep: lockstep) }
         try whileRunning?()
+        try runDuring(index, start: start, child: child, EventContext(live: live, scratch: scratch, volume: volume, children: children))
         var interrupted = false
         var deferredCrash: (plan: Scenario.Crash, reason: String)?
         if let crashPlan {

@@ -41,7 +41,9 @@ struct EventContext {
 
 /// The registry of event kinds.
 enum EventKinds {
-    static let all: [any RunEventKind] = [CopyStepEvent(), CrashEvent()]
+    static let all: [any RunEventKind] = [
+        CopyStepEvent(), CrashEvent(), StoreOperationEvent(), SidecarActionEvent(), WriterPauseEvent(), CloudStepEvent(),
+    ]
 
     static func handler(for kind: String) -> (any RunEventKind)? {
         all.first { $0.kinds.contains(kind) }
@@ -54,6 +56,22 @@ extension ScenarioRunner {
         guard let handler = EventKinds.handler(for: event.kind) else {
             throw RunError.environment("no handler for the timeline event kind '\(event.kind)'")
         }
-        return try handler.run(event, in: self, context)
+        let crashed = try handler.run(event, in: self, context)
+        if let index = event.index { timeline.finished(index, at: now()) }
+        return crashed
+    }
+
+    /// Runs the entries planned during entry `index` (`during_step`) while its process runs, each `delay` seconds
+    /// after `start` (sooner when the process ends first: then right after it, as the timeline notes).
+    func runDuring(_ index: Int, start: Double, child: ChildRegistry.Child, _ context: EventContext) throws {
+        var inner = context
+        inner.lockstep = nil
+        inner.whileRunning = nil
+        for event in timeline.takeDuring(index) {
+            let at = start + (event.step?.delay ?? 0)
+            while child.isRunning, now() < at { try checkDeadline(); usleep(1_000) }
+            if !child.isRunning { note("runner", .note, "schedule[\(event.index ?? 0)] (\(event.kind)) runs after schedule[\(index)] ended, which finished first") }
+            _ = try dispatch(event, inner)
+        }
     }
 }

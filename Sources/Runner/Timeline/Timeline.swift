@@ -13,6 +13,8 @@ struct Timeline {
     }
 
     private(set) var entries: [Entry]
+    /// When each entry last finished (run clock): what `after_step` waits for.
+    private(set) var finishedAt: [Int: Double] = [:]
     /// The scenario's crash (`faults.crash`) until it has happened: at a commit count or a second, or during a
     /// step, whose event then carries it.
     private(set) var crash: Scenario.Crash?
@@ -41,7 +43,7 @@ struct Timeline {
             let entry = entries[position]
             let handler = EventKinds.handler(for: entry.step.action.rawValue)
             guard handler?.isDue(entry, commits: commits, seconds: seconds, writersRunning: writersRunning)
-                ?? Self.triggerFired(entry, commits: commits, seconds: seconds, writersRunning: writersRunning) else { continue }
+                ?? triggerFired(entry, commits: commits, seconds: seconds, writersRunning: writersRunning) else { continue }
             entries[position].remainingTimes -= 1
             if let every = entry.step.everyCommits {
                 entries[position].nextCommits = (entry.nextCommits ?? commits) + every
@@ -66,12 +68,36 @@ struct Timeline {
     }
 
     /// The triggers every entry takes: once the writers have finished (`after_writers`), at a commit count
-    /// (`after_commits`, moved on by `every_commits`), at a second (`at_seconds`), or at once.
-    static func triggerFired(_ entry: Entry, commits: Int, seconds: Double, writersRunning: Bool) -> Bool {
+    /// (`after_commits`, moved on by `every_commits`), at a second (`at_seconds`), once another entry has
+    /// finished (`after_step`, `delay` seconds later; the turns scheduler has no clock, so there the delay makes
+    /// it wait for the end of the writers), never here for `during_step` (the entry it names runs it), or at once.
+    func triggerFired(_ entry: Entry, commits: Int, seconds: Double, writersRunning: Bool) -> Bool {
+        if entry.step.duringStep != nil { return false }
+        if let other = entry.step.afterStep {
+            guard let finished = finishedAt[other] else { return false }
+            return seconds >= finished + (entry.step.delay ?? 0) || (entry.step.delay ?? 0) == 0
+        }
         if entry.step.afterWriters { return !writersRunning }
         if let threshold = entry.nextCommits { return commits >= threshold }
         if let at = entry.step.atSeconds { return seconds >= at }
         return true
+    }
+
+    /// Notes that an entry's event has finished (once per occurrence; `after_step` waits for the last).
+    mutating func finished(_ index: Int, at seconds: Double) {
+        guard let entry = entries.first(where: { $0.index == index }), entry.remainingTimes == 0 else { return }
+        finishedAt[index] = seconds
+    }
+
+    /// Takes the entries that run during entry `index` (`during_step`), in the order of their delays.
+    mutating func takeDuring(_ index: Int) -> [DueEvent] {
+        var taken: [DueEvent] = []
+        for position in entries.indices where entries[position].remainingTimes > 0 && entries[position].step.duringStep == index {
+            entries[position].remainingTimes = 0
+            let entry = entries[position]
+            taken.append(DueEvent(kind: entry.step.action.rawValue, index: entry.index, step: entry.step, crash: nil, commits: 0))
+        }
+        return taken.sorted { ($0.step?.delay ?? 0) < ($1.step?.delay ?? 0) }
     }
 
     var remaining: [Entry] { entries.filter { $0.remainingTimes > 0 } }
@@ -80,9 +106,18 @@ struct Timeline {
 
     func hasStepsDue(afterWriters: Bool) -> Bool { remaining.contains { $0.step.afterWriters == afterWriters } }
 
-    /// Entries that can still come due once the writers are done: those after the writers, and those at a second.
+    /// Entries that can still come due once the writers are done: those after the writers, those at a second,
+    /// and those after or during an entry that can.
     var hasEntriesDueLater: Bool {
-        hasStepsDue(afterWriters: true) || remaining.contains { $0.nextCommits == nil && $0.step.atSeconds != nil }
+        remaining.contains { canComeDueLater($0.index, depth: 0) }
+    }
+
+    private func canComeDueLater(_ index: Int, depth: Int) -> Bool {
+        guard depth <= entries.count, let entry = entries.first(where: { $0.index == index }) else { return false }
+        if entry.remainingTimes == 0 { return finishedAt[index] != nil }
+        if entry.step.afterWriters || (entry.nextCommits == nil && entry.step.atSeconds != nil) { return true }
+        if let other = entry.step.afterStep ?? entry.step.duringStep { return canComeDueLater(other, depth: depth + 1) }
+        return false
     }
 
     /// One error per entry that never came due because the writers stopped first.

@@ -10,7 +10,7 @@ struct CopyStepEntry: ScheduleEntryKind {
     var key: String { action.rawValue }
     var argument: String { "STRATEGY" }
     var keys: [String] {
-        ["after_commits", "at_seconds", "after_writers", "every_commits", "times", "destination", "pages_per_step", "step_delay",
+        ["after_commits", "at_seconds", "after_writers", "after_step", "every_commits", "times", "destination", "pages_per_step", "step_delay",
          "max_restarts", "command", "copy_external_data", "allow_clone", "migrate_existing"]
     }
 
@@ -24,6 +24,8 @@ struct CopyStepEntry: ScheduleEntryKind {
         step.afterCommits = try r.int("after_commits", range: 0...ScenarioParser.maximumCommits)
         step.atSeconds = try r.double("at_seconds", range: 0...86_400)
         step.afterWriters = try r.bool("after_writers") ?? false
+        step.afterStep = try r.int("after_step", range: 0...10_000)
+        if step.afterStep == index { throw r.error(r.node("after_step"), "schedule[\(index)].after_step names the entry itself") }
         step.everyCommits = try r.int("every_commits", range: 1...ScenarioParser.maximumCommits)
         step.times = try r.int("times", range: 1...10_000) ?? 1
         step.destination = try r.choice("destination", ["fresh", "reuse"]) ?? "fresh"
@@ -38,8 +40,8 @@ struct CopyStepEntry: ScheduleEntryKind {
         step.copyExternalData = try r.bool("copy_external_data")
         step.allowClone = try r.bool("allow_clone")
         step.migrateExisting = try r.choice("migrate_existing", ["append", "overwrite"])
-        let triggers = [step.afterCommits != nil, step.atSeconds != nil, step.afterWriters].filter { $0 }.count
-        if triggers > 1 { throw r.error(node, "schedule[\(index)] takes one of after_commits, at_seconds, after_writers") }
+        let triggers = [step.afterCommits != nil, step.atSeconds != nil, step.afterWriters, step.afterStep != nil].filter { $0 }.count
+        if triggers > 1 { throw r.error(node, "schedule[\(index)] takes one of after_commits, at_seconds, after_writers, after_step") }
         if triggers == 0 {
             if step.action == .restore { step.afterWriters = true } else { step.afterCommits = 0 }
         }
@@ -57,6 +59,7 @@ struct CopyStepEntry: ScheduleEntryKind {
         if let v = step.afterCommits { out.append("    after_commits: \(v)") }
         if let v = step.atSeconds { out.append("    at_seconds: \(v)") }
         if step.afterWriters { out.append("    after_writers: true") }
+        if let v = step.afterStep { out.append("    after_step: \(v)") }
         if let v = step.everyCommits { out.append("    every_commits: \(v)") }
         if step.times != 1 { out.append("    times: \(step.times)") }
         if step.action == .backup { out.append("    destination: \(step.destination)") }

@@ -16,11 +16,22 @@ protocol ScheduleEntryKind: Sendable {
     func parse(_ reader: inout NodeReader, node: Node, index: Int) throws -> Scenario.Step
     /// The entry's lines in `ScenarioYAML` after its first (`  - key: value`), each indented by four spaces.
     func render(_ step: Scenario.Step) -> [String]
+    /// What is wrong with the entry given the whole scenario (the key to point at, and the message), or nil.
+    func problem(_ step: Scenario.Step, index: Int, in scenario: Scenario) -> (key: String, message: String)?
+}
+
+extension ScheduleEntryKind {
+    func problem(_ step: Scenario.Step, index: Int, in scenario: Scenario) -> (key: String, message: String)? { nil }
 }
 
 /// The registry of schedule entry kinds.
 enum ScheduleKinds {
-    static let all: [any ScheduleEntryKind] = [CopyStepEntry(action: .backup), CopyStepEntry(action: .restore)]
+    static let all: [any ScheduleEntryKind] = [
+        CopyStepEntry(action: .backup), CopyStepEntry(action: .restore), CheckpointEntry(), SidecarActionEntry(),
+        StoreOperationEntry(key: "vacuum"), StoreOperationEntry(key: "bulk-delete"),
+        WriterPauseEntry(key: "pause-writers"), WriterPauseEntry(key: "resume-writers"),
+        RelocateEntry(), SyncEntry(),
+    ]
 
     static func kind(_ action: Scenario.Step.Action) -> (any ScheduleEntryKind)? {
         all.first { $0.key == action.rawValue }
@@ -50,6 +61,19 @@ extension ScenarioParser {
         let step = try kind.parse(&r, node: node, index: index)
         try r.finish()
         return step
+    }
+}
+
+extension ScenarioParser {
+    /// What needs the whole scenario (entries named by `after_step` and `during_step`, a sidecar named by an
+    /// action), at the key's position, once the file is read.
+    static func checkRelations(_ scenario: Scenario, nodes: [Node], file: String) throws {
+        for (index, step) in scenario.schedule.enumerated() where index < nodes.count {
+            guard let problem = ScheduleTriggers.problem(step, index: index, in: scenario.schedule)
+                ?? ScheduleKinds.kind(step.action)?.problem(step, index: index, in: scenario) else { continue }
+            var r = try NodeReader(nodes[index], file: file, context: "schedule[\(index)]")
+            throw r.error(r.node(problem.key), problem.message)
+        }
     }
 }
 

@@ -1,0 +1,69 @@
+import ChildProcesses
+import Foundation
+import Reporting
+import Scenario
+import SeededRandomness
+import Workload
+
+/// `checkpoint: MODE`, `vacuum: true` and `bulk-delete: N | P%`: one `lifeboat store-op` child with a connection of
+/// its own to the live store, while the writers write. Its result goes in the timeline and the operations; a bulk
+/// delete records its transaction in `history/bulk-delete-<index>.jsonl` as writer 1000 + index, so every
+/// invariant holds the store to it (the objects are gone from the acknowledgement on).
+struct StoreOperationEvent: RunEventKind {
+    /// The writer number under which a bulk delete of `schedule[index]` is recorded.
+    static func historyWriter(_ index: Int) -> Int { 1000 + index }
+
+    var kinds: [String] { ["checkpoint", "vacuum", "bulk-delete"] }
+
+    func run(_ event: DueEvent, in runner: ScenarioRunner, _ context: EventContext) throws -> Bool {
+        guard let index = event.index, let step = event.step else { return false }
+        try runner.runStoreOperation(index, step, context)
+        return runner.crashedByRule
+    }
+}
+
+extension ScenarioRunner {
+    func runStoreOperation(_ index: Int, _ step: Scenario.Step, _ context: EventContext) throws {
+        let kind = step.action.rawValue
+        let round = operations.filter { $0.name.hasPrefix("\(kind)-\(index)") }.count
+        let name = "\(kind)-\(index)" + (round > 0 ? ".\(round + 1)" : "")
+        var config = StoreOperation.Configuration(store: context.live.path, operation: kind, epoch: epoch)
+        config.synchronous = scenario.writers.synchronous
+        config.journalMode = scenario.store.journalMode
+        var detail = kind
+        if kind == "checkpoint" {
+            config.mode = step.strategy.uppercased()
+            detail = "checkpoint(\(step.strategy))"
+        } else if kind == "bulk-delete" {
+            let history = context.scratch.appendingPathComponent("history")
+            let deleted = Set(HistoryReader.transactions(in: history).filter { $0.writer >= 1000 && $0.outcome != .failed }
+                .flatMap(\.ops).map(\.id))
+            var candidates = liveAtStart.notes.keys.filter { !deleted.contains($0) }.sorted { $0.uuidString < $1.uuidString }
+            var random = SeededRandom(seed: scenario.seed &* 31 &+ UInt64(index) &+ 0x62_756C_6B)
+            for position in candidates.indices.reversed() where position > 0 {
+                candidates.swapAt(position, Int(random.next() % UInt64(position + 1)))
+            }
+            let amount = Scenario.Step.bulkDeleteAmount(step.strategy) ?? (0, nil)
+            config.count = amount.count ?? Int((Double(liveAtStart.notes.count) * (amount.share ?? 0)).rounded())
+            config.candidates = candidates
+            config.history = history.appendingPathComponent("bulk-delete-\(index).jsonl").path
+            config.index = StoreOperationEvent.historyWriter(index)
+            detail = "bulk-delete of \(config.count) initial note(s), recorded as writer \(config.index)"
+        }
+        let configURL = context.scratch.appendingPathComponent("\(name).json")
+        try JSONEncoder().encode(config).write(to: configURL)
+        let start = now()
+        note(name, .start, detail)
+        let child = try context.children.start(name, executable: executable, arguments: ["store-op", "--config", configURL.path])
+        let status = try context.children.wait(child, timeout: max(1, scenario.timeLimit - now()))
+        let output = child.output
+        let result = output.split(separator: "\n").last.flatMap { try? JSONDecoder().decode(StoreOperation.Result.self, from: Data($0.utf8)) }
+        let succeeded = status == 0 && result != nil
+        let details = result?.details ?? [:]
+        operations.append(OperationSummary(name: name, action: kind, strategy: step.strategy, start: start, end: now(), succeeded: succeeded,
+                                           store: context.live.path, details: details,
+                                           error: succeeded ? nil : OutputExcerpt.headAndTail(output, limit: 1200)))
+        let said = details.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        note(name, .end, succeeded ? "done: \(said)" : "failed: \(OutputExcerpt.headAndTail(output, limit: 400))")
+    }
+}

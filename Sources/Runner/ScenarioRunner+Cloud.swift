@@ -1,0 +1,119 @@
+import Checks
+import ChildProcesses
+import Foundation
+import Reporting
+import Scenario
+import StoreModel
+import Workload
+
+/// `relocate: STRATEGY` and `sync: live` (docs/cloudkit.md): each a child process, `lifeboat relocate` or
+/// `lifeboat mirror`, against the run's zone.
+struct CloudStepEvent: RunEventKind {
+    var kinds: [String] { ["relocate", "sync"] }
+
+    func run(_ event: DueEvent, in runner: ScenarioRunner, _ context: EventContext) throws -> Bool {
+        guard let index = event.index, let step = event.step else { return false }
+        try runner.runCloudStep(index, step, context)
+        return false
+    }
+}
+
+/// What the CloudKit steps of a run have done: where the live store is after a move, and the zone.
+final class CloudRunState {
+    /// The live store after a `relocate` step (nil: where the run generated it).
+    var live: URL?
+    var zone: URL?
+    /// The last sync's store, for `cloud-consistent` once the run is over.
+    var lastSync: (name: String, store: URL)?
+}
+
+extension ScenarioRunner {
+    /// The zone of the run: `cloud/` in the run's scratch directory, outside the store's volume.
+    func cloudZone(scratch: URL) throws -> CloudKitZone {
+        if let url = cloudState.zone { return CloudKitZone(url) }
+        let url = scratch.appendingPathComponent("cloud")
+        let account = CloudKitZone.Account(rawValue: scenario.cloud?.account ?? "available") ?? .available
+        let zone = try CloudKitZone.create(at: url, account: account)
+        cloudState.zone = url
+        note("cloud", .note, "zone at \(url.path), account \(account.rawValue)")
+        return zone
+    }
+
+    /// Runs a `relocate` or `sync` step in a child process (`lifeboat relocate`, `lifeboat mirror`) and records
+    /// its verdicts: `relocation-completes` for a move (with the mirror's retry log when it never finished),
+    /// `no-duplicates` locally and in the zone after a sync.
+    func runCloudStep(_ index: Int, _ step: Scenario.Step, _ context: EventContext) throws {
+        let (live, scratch, children, volume) = (context.live, context.scratch, context.children, context.volume)
+        let name = "\(step.action.rawValue)-\(index)"
+        let current = cloudState.live ?? live
+        let zone = try cloudZone(scratch: scratch)
+        let cloud = scenario.cloud ?? Scenario.CloudSpec()
+        var arguments: [String]
+        var target = current
+        let isMove = step.action.rawValue == "relocate"
+        if isMove {
+            target = volume.directory.appendingPathComponent(step.options["to"] ?? "AppGroup/Library.sqlite")
+            arguments = ["relocate", "--strategy", step.strategy, current.path, target.path, "--cloud", zone.directory.path,
+                         "--cloudkit-container", cloud.container, "--mirror-setup-deadline", String(cloud.setupDeadline), "--json"]
+        } else {
+            arguments = ["mirror", current.path, "--cloud", zone.directory.path, "--seed", String(scenario.seed &* 31 &+ UInt64(index)),
+                         "--setup-deadline", String(cloud.setupDeadline), "--json"]
+        }
+        let start = now()
+        note(name, .start, isMove ? "\(step.strategy) to \(step.options["to"] ?? "")" : "mirror \(current.lastPathComponent)")
+        let child = try children.start(name, executable: executable, arguments: arguments,
+                                       environment: toolEnvironment(live: current, scratch: scratch, volume: volume))
+        let status = try children.wait(child, timeout: max(1, scenario.timeLimit - now()))
+        let end = now()
+        let output = child.output
+        let lastLine = output.split(separator: "\n").last.map(String.init) ?? ""
+        let succeeded = status == 0
+        var details: [String: String] = [:]
+        if let data = lastLine.data(using: .utf8), let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] {
+            if let inner = object["details"] as? [String: String] { details = inner } else { for (key, value) in object { details[key] = "\(value)" } }
+        }
+        let label = "\(name) (\(step.strategy))"
+        operations.append(OperationSummary(name: name, action: step.action.rawValue, strategy: step.strategy, start: start, end: end,
+                                           succeeded: succeeded, store: target.path, details: details,
+                                           error: succeeded ? nil : OutputExcerpt.headAndTail(output, limit: 1600)))
+        note(name, .end, succeeded ? "done" : "failed: \(lastLine)")
+        let retryLog = ((try? String(contentsOf: zone.logFile, encoding: .utf8)) ?? "").split(separator: "\n").suffix(4).map { "\(label): mirror log: \($0)" }
+        if isMove {
+            if succeeded {
+                cloudState.live = target
+                let leftovers = details["leftovers"].flatMap { $0.isEmpty ? nil : $0 }
+                record([Verdict("relocation-completes", .held, "\(label) finished in \(String(format: "%.2f", end - start)) s",
+                                evidence: leftovers.map { ["\(label): left behind beside the old store: \($0)"] } ?? [])])
+            } else {
+                record([Verdict("relocation-completes", .violated, "\(label) did not finish",
+                                evidence: ["\(label): \(lastLine.trimmingCharacters(in: .whitespaces).prefix(400))"] + retryLog)])
+            }
+        } else {
+            guard succeeded else {
+                errors.append("\(label): the sync did not complete: \(lastLine.prefix(400))")
+                return
+            }
+            cloudState.lastSync = (name, current)
+            record(Invariants.storeChecks(current, label: "store after \(label)").filter { $0.invariant == "no-duplicates" })
+            record([Invariants.zoneNoDuplicates(zone, label: "zone after \(label)")])
+        }
+    }
+
+    /// `cloud-consistent` on the store and the zone after the run's last sync, with the objects whose delete was
+    /// acknowledged before the restored backup began (and never re-inserted): absent from that backup, they must
+    /// not come back through the sync.
+    func recordCloudVerdicts(history: URL) {
+        guard let last = cloudState.lastSync, let zoneURL = cloudState.zone else { return }
+        var deleted = Set<UUID>()
+        if let restore = operations.first(where: { $0.action == "restore" }),
+           let restoreStart = backups.last(where: { $0.end <= restore.start })?.start {
+            let transactions = HistoryReader.transactions(in: history).filter { $0.outcome == .committed }
+            var inserted: [UUID: Double] = [:]
+            for tx in transactions { for op in tx.ops where op.op == "insert" { inserted[op.id] = max(inserted[op.id] ?? 0, tx.ackAt ?? 0) } }
+            for tx in transactions where (tx.ackAt ?? .infinity) < restoreStart {
+                for op in tx.ops where op.op == "delete" && (inserted[op.id] ?? 0) <= (tx.ackAt ?? 0) { deleted.insert(op.id) }
+            }
+        }
+        record([Invariants.cloudConsistent(last.store, zone: CloudKitZone(zoneURL), deleted: deleted, label: "after \(last.name), the last sync")])
+    }
+}

@@ -1,0 +1,38 @@
+#!/bin/sh
+# The external-data fidelity drills over seeds (docs/fidelity.md quotes the counts).
+# Usage: scripts/replace-race.sh [RACE_SEEDS] [SEEDS]  (defaults 20 and 10). Needs `swift build` first.
+# For replace-under-attachment-writers it prints on how many seeds a replace backup referenced an attachment
+# file it lacked, and how many of all the backups checked did; for the other drills, on how many seeds the
+# drill showed its expected verdict.
+set -eu
+race_seeds="${1:-20}"
+seeds="${2:-10}"
+cd "$(dirname "$0")/.."
+lifeboat="$PWD/.build/debug/lifeboat"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+runs=0; caught=0; bad=0; checked=0
+for seed in $(seq 1 "$race_seeds"); do
+    out="$("$lifeboat" run Scenarios/replace-under-attachment-writers.yaml --seed "$seed" --reports "$work/reports" 2>&1 || true)"
+    runs=$((runs + 1))
+    line="$(printf '%s\n' "$out" | grep -E '(VIOLATED|held) +blobs-carried' | head -1)"
+    case "$line" in
+        *VIOLATED*)
+            caught=$((caught + 1))
+            # "violated in X of Y check(s)": Y counts the live store at the end too.
+            x="$(printf '%s\n' "$line" | sed -E 's/.*violated in ([0-9]+) of ([0-9]+).*/\1/')"
+            y="$(printf '%s\n' "$line" | sed -E 's/.*violated in ([0-9]+) of ([0-9]+).*/\2/')"
+            bad=$((bad + x)); checked=$((checked + y - 1)) ;;
+        *)
+            y="$(printf '%s\n' "$line" | sed -E 's/.*held in ([0-9]+) check.*/\1/')"
+            checked=$((checked + ${y:-1} - 1)) ;;
+    esac
+done
+echo "replace-under-attachment-writers: a backup lacked a referenced file on $caught of $runs seeds ($bad of $checked replace backups)"
+for drill in replace-writers-paused restore-keeps-live-support backup-support-after-snapshot; do
+    shown=0
+    for seed in $(seq 1 "$seeds"); do
+        if "$lifeboat" run "Scenarios/$drill.yaml" --seed "$seed" --reports "$work/reports" >/dev/null 2>&1; then shown=$((shown + 1)); fi
+    done
+    echo "$drill: expected verdict on $shown of $seeds seeds"
+done
