@@ -134,7 +134,8 @@ public enum Invariants {
     public static func restoreDurable(_ live: URL, backup: URL, crash: String, label: String) -> Verdict {
         let name = "restore-durable"
         do {
-            try StoreState.recover(live)
+            // The comparison reads recovered private copies of both (`StoreSnapshot`): the crashed store is
+            // judged as the next launch would find it, and left as the crash left it.
             let report = try StoreComparison.compare(live, against: backup)
             if !report.hasViolations { return Verdict(name, .held, "\(label): still equals the backup after the crash \(crash)") }
             return Verdict(name, .violated, "\(label): finished, then undone by the crash that followed it",
@@ -169,22 +170,22 @@ public enum Invariants {
     /// `restore-opens`: the app can add the restored store with its current model, and it is not silently empty.
     public static func restoreOpens(_ live: URL, model: ManagedObjectModel, lightweight: Bool, backupObjects: Int, label: String) -> Verdict {
         do {
-            if try StoreKind.of(live) == .layout {
-                // A user's own store: the app's model is theirs, so "opens" means it reads whole.
-                try StoreKind.requireReadable(live)
-                let count = try StoreState.read(live).notes.count
-                if count == 0, backupObjects > 0 {
-                    return Verdict("restore-opens", .violated, "\(label): opened empty", evidence: ["the backup held \(backupObjects) objects"])
+            // On a recovered private copy: the app's first open (and its lightweight migration) happens there,
+            // so checking never migrates or otherwise writes the restored store it judges.
+            let (count, how) = try StoreState.onRecoveredCopy(of: live) { copy -> (Int, String) in
+                if try StoreKind.of(copy) == .layout {
+                    // A user's own store: the app's model is theirs, so "opens" means it reads whole.
+                    try StoreKind.requireReadable(copy)
+                    return (try StoreState.readLayout(copy).notes.count, "reads whole")
                 }
-                return Verdict("restore-opens", .held, "\(label): reads whole, \(count) objects")
+                let store = try PersistentStore(at: copy, model: model, options: lightweight ? .lightweightMigration : StoreOptions())
+                defer { try? store.close() }
+                return (try model.entities.reduce(0) { $0 + (try store.count($1.name)) }, "opens with \(model.versionIdentifier)")
             }
-            let store = try PersistentStore(at: live, model: model, options: lightweight ? .lightweightMigration : StoreOptions())
-            defer { try? store.close() }
-            let count = try model.entities.reduce(0) { $0 + (try store.count($1.name)) }
             if count == 0, backupObjects > 0 {
                 return Verdict("restore-opens", .violated, "\(label): opened empty", evidence: ["the backup held \(backupObjects) objects"])
             }
-            return Verdict("restore-opens", .held, "\(label): opens with \(model.versionIdentifier), \(count) objects")
+            return Verdict("restore-opens", .held, "\(label): \(how), \(count) objects")
         } catch {
             return Verdict("restore-opens", .violated, "\(label): the app cannot open the restored store", evidence: ["\(label): \(error)"])
         }

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import StoreModel
 import Workload
 
@@ -36,22 +37,48 @@ public struct StoreState: Sendable {
         return hash == stored
     }
 
-    /// Lets SQLite recover a store as the next read-write open would (rolling back a hot journal, which a
-    /// read-only reader cannot do). Changes the files: only for stores whose recovery is the point.
-    public static func recover(_ url: URL) throws {
-        let queue = try PlainConnection.open(url)
-        defer { try? queue.close() }
-        _ = try queue.inDatabase { try Int.fetchOne($0, sql: "SELECT count(*) FROM sqlite_master") }
+    /// Reads a store as the next launch of the app would see it, without changing a byte of it: from a private
+    /// copy (`StoreSnapshot`) that SQLite recovers first (rolling back a hot journal, replaying the `-wal`), so
+    /// a check after a crash judges what the crash left and never creates a `-wal`, `-shm` or empty file beside
+    /// the store. A missing store throws `missingStore`, an empty file says it is empty.
+    public static func read(_ url: URL, model: ManagedObjectModel = .library) throws -> StoreState {
+        try onRecoveredCopy(of: url) { copy in
+            if try StoreKind.of(copy) == .layout { return try readLayout(copy) }
+            let model = ManagedObjectModel.appModel(for: copy, fallback: model)
+            var options = StoreOptions()
+            options.readOnly = true
+            let store = try PersistentStore(at: copy, model: model, options: options)
+            defer { try? store.close() }
+            return try read(store, model: model, holding: {})
+        }
     }
 
-    public static func read(_ url: URL, model: ManagedObjectModel = .library) throws -> StoreState {
-        if try StoreKind.of(url) == .layout { return try readLayout(url) }
-        let model = ManagedObjectModel.appModel(for: url, fallback: model)
-        var options = StoreOptions()
-        options.readOnly = true
-        let store = try PersistentStore(at: url, model: model, options: options)
-        defer { try? store.close() }
-        return try read(store, model: model, holding: {})
+    /// Runs `body` on a recovered private copy of the store at `url` (its support folder linked in place), and
+    /// names the store, not the copy, in any error: the one way every check opens a store it judges.
+    public static func onRecoveredCopy<T>(of url: URL, _ body: (URL) throws -> T) throws -> T {
+        let snapshot = try StoreSnapshot(of: url, linkingSupport: true)
+        let copy = snapshot.copy.database
+        do {
+            return try withExtendedLifetime(snapshot) {
+                try recover(copy)
+                return try body(copy)
+            }
+        } catch let error as StoreError {
+            throw error.naming(url.path, for: copy.path)
+        }
+    }
+
+    /// Lets SQLite recover a private copy as the next read-write open would (a read-only reader cannot roll back
+    /// a hot journal). Only ever called on a copy.
+    static func recover(_ copy: URL) throws {
+        let queue: DatabaseQueue
+        do {
+            queue = try PlainConnection.open(copy)
+            _ = try queue.inDatabase { try Int.fetchOne($0, sql: "SELECT count(*) FROM sqlite_master") }
+        } catch let error as DatabaseError {
+            throw StoreError.unopenable(copy.path, reason: error.message ?? "\(error)")
+        }
+        try queue.close()
     }
 
     /// Reads an open store in one read transaction and calls `hold` before that transaction ends: a reader that

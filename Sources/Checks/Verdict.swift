@@ -8,6 +8,9 @@ public struct Verdict: Sendable, Codable, Equatable {
     public var summary: String
     /// Objects, files, transactions and faults involved, most telling first.
     public var evidence: [String]
+    /// Why it was violated, where the run can tell: for a durability finding on FaultFS, the operations the crash
+    /// dropped (from the op log, `CrashLoss`) and the fsync that would have kept them. Nil otherwise.
+    public var cause: String?
 
     public init(_ invariant: String, _ status: Status, _ summary: String, evidence: [String] = []) {
         self.invariant = invariant
@@ -24,9 +27,28 @@ public struct Verdict: Sendable, Codable, Equatable {
         }
         let violated = applicable.filter { $0.status == .violated }
         if violated.isEmpty {
-            return Verdict(invariant, .held, "held in \(applicable.count) check(s): " + applicable.map(\.summary).joined(separator: "; "))
+            return Verdict(invariant, .held, "held in \(applicable.count) check(s): " + digest(applicable))
         }
-        return Verdict(invariant, .violated, "violated in \(violated.count) of \(applicable.count) check(s): " + violated.map(\.summary).joined(separator: "; "),
-                       evidence: Array(violated.flatMap(\.evidence).prefix(40)))
+        var combined = Verdict(invariant, .violated, "violated in \(violated.count) of \(applicable.count) check(s): " + digest(violated),
+                               evidence: Array(violated.flatMap(\.evidence).prefix(40)))
+        let causes = violated.compactMap(\.cause)
+        if !causes.isEmpty { combined.cause = causes.joined(separator: " ") }
+        return combined
+    }
+
+    /// The summaries of a few checks, one clause each; of many (a campaign's hundreds), counts by kind (the
+    /// summary without its label, up to the first `:`) and the first check in full, so a verdict stays readable.
+    static func digest(_ parts: [Verdict]) -> String {
+        guard parts.count > 4 else { return parts.map(\.summary).joined(separator: "; ") }
+        var order: [String] = []
+        var counts: [String: Int] = [:]
+        for part in parts {
+            let kind = part.summary.range(of: ": ").map { String(part.summary[$0.upperBound...]) } ?? part.summary
+            if counts[kind] == nil { order.append(kind) }
+            counts[kind, default: 0] += 1
+        }
+        let kinds = order.prefix(4).map { "\(counts[$0] ?? 0)× \($0)" }.joined(separator: "; ")
+        let rest = order.count > 4 ? "; \(order.count - 4) other kind(s)" : ""
+        return "\(kinds)\(rest); first: \(parts[0].summary)"
     }
 }

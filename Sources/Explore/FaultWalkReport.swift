@@ -12,7 +12,8 @@ public enum FaultWalkReport {
     public static func headline(_ state: FaultWalk.State) -> String {
         let c = state.config
         let failing = state.rows.filter { $0.outcome == "violated" }
-        return "\(state.rows.count) run(s) in \(String(format: "%.1f", state.seconds)) s over `\(c.ops.joined(separator: ","))` on `\(c.path)` -> `\(c.action)`"
+        let notRun = state.rows.filter { $0.outcome == FaultWalk.notRun }.count
+        return "\(state.rows.count - notRun) run(s)" + (notRun > 0 ? " (\(notRun) not run)" : "") + " in \(String(format: "%.1f", state.seconds)) s over `\(c.ops.joined(separator: ","))` on `\(c.path)` -> `\(c.action)`"
             + (c.shards > 1 ? ", shard \(c.shard)/\(c.shards)" : "")
             + "; first failing N: \(state.firstFailing.map { String($0.n) } ?? "none"); \(failing.count) failing N(s); "
             + (state.finished ?? "not finished (rerun with the same --directory to continue)")
@@ -25,11 +26,11 @@ public enum FaultWalkReport {
             let hit = row.fired ? (row.hit?.summary ?? "fired") : "(no fault fired)"
             lines.append("| \(row.n) | \(escape(hit)) | \(row.outcome) | \(row.violated.joined(separator: ", ")) | \(row.repro.map { "`\(URL(fileURLWithPath: $0).lastPathComponent)`" } ?? "") | \(URL(fileURLWithPath: row.report).lastPathComponent) |")
         }
-        let failing = state.rows.filter { $0.outcome != "held" && $0.fired }
+        let failing = state.rows.filter { $0.outcome != "held" && ($0.fired || $0.outcome == FaultWalk.notRun) }
         if !failing.isEmpty {
             lines += ["", "## Evidence", ""]
             for row in failing {
-                lines.append("- N=\(row.n): " + escape((row.evidence + row.errors).prefix(2).joined(separator: "; ")))
+                lines.append("- N=\(row.n): " + escape((row.evidence + row.errors).prefix(2).joined(separator: "; ")) + (row.cause.map { " — cause: " + escape($0) } ?? ""))
             }
         }
         lines += CoverageTable.markdown(state.coverage)
@@ -41,7 +42,7 @@ public enum FaultWalkReport {
         for row in state.rows {
             let hit = row.fired ? (row.hit?.summary ?? "fired") : "(no fault fired)"
             let css = row.outcome == "violated" ? " class=\"violated\"" : ""
-            rows += "<tr\(css)><td>\(row.n)</td><td>\(h(hit))</td><td>\(row.outcome)</td><td>\(h(row.violated.joined(separator: ", ")))</td><td>\(h(row.repro.map { URL(fileURLWithPath: $0).lastPathComponent } ?? ""))</td><td>\(h((row.evidence + row.errors).first ?? ""))</td></tr>\n"
+            rows += "<tr\(css)><td>\(row.n)</td><td>\(h(hit))</td><td>\(row.outcome)</td><td>\(h(row.violated.joined(separator: ", ")))</td><td>\(h(row.repro.map { URL(fileURLWithPath: $0).lastPathComponent } ?? ""))</td><td>\(h((row.evidence + row.errors).first ?? ""))\(row.cause.map { "<br><strong>cause:</strong> " + h($0) } ?? "")</td></tr>\n"
         }
         return """
         <!DOCTYPE html>

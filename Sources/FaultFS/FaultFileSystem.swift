@@ -50,6 +50,8 @@ final class FaultFileSystem: Sendable {
     let stopping = Atomic<Bool>(false)
     /// `--mmap`: regular files keep the kernel page cache (no direct I/O).
     let keepPageCache: Bool
+    /// The process behind each logged call (`OpRecord.pid`).
+    let callers = OpLogCallers()
 
     init(backing: Backing, mountpoint: String, seed: UInt64, log: OpLogWriter?, store: SpillStore = SpillStore(fd: -1, budget: .max),
          keepPageCache: Bool = false) {
@@ -72,6 +74,7 @@ final class FaultFileSystem: Sendable {
         guard let log else { return }
         var r = OpRecord(seq: seq ?? nextSeq(), t: log.now(), op: op, path: path, result: result, fault: fault)
         fill(&r)
+        callers.stamp(&r, thread: Self.fuseCallerPID())
         log.append(r)
     }
 

@@ -39,19 +39,27 @@ public struct OpRecord: Codable, Sendable, Equatable {
     public var dropped: [UInt64]?
     /// Crash mode, fallocate mode, rename flags, open flags, marker label...
     public var detail: String?
+    /// The process (thread group) that made the call, from FUSE's request context; nil for records the daemon
+    /// writes itself (crash, mark, mount) and for calls the kernel makes on nobody's behalf.
+    public var pid: Int32?
+    /// On the first record of each process only: its command name and its parents (nearest first, up to 8), so
+    /// an op can be traced to the child the runner started even when a script's `cp` made it (`OpLogProcesses`).
+    public var comm: String?
+    public var parents: [Int32]?
 
     public init(seq: UInt64, t: Double, op: String, path: String? = nil, path2: String? = nil, ino: UInt64? = nil,
                 offset: Int64? = nil, length: Int64? = nil, size: Int64? = nil, result: Int64, durable: Bool? = nil,
                 fault: String? = nil, hash: String? = nil, dataOffset: UInt64? = nil, synced: [UInt64]? = nil,
-                dropped: [UInt64]? = nil, detail: String? = nil) {
+                dropped: [UInt64]? = nil, detail: String? = nil, pid: Int32? = nil) {
         self.seq = seq; self.t = t; self.op = op; self.path = path; self.path2 = path2; self.ino = ino
         self.offset = offset; self.length = length; self.size = size; self.result = result; self.durable = durable
         self.fault = fault; self.hash = hash; self.dataOffset = dataOffset; self.synced = synced
-        self.dropped = dropped; self.detail = detail
+        self.dropped = dropped; self.detail = detail; self.pid = pid
     }
 
     enum CodingKeys: String, CodingKey {
         case seq, t, op, path, path2, ino, offset, length, size, result, durable, fault, hash, dataOffset, synced, dropped, detail
+        case pid, comm, parents
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -73,6 +81,9 @@ public struct OpRecord: Codable, Sendable, Equatable {
         try c.encodeIfPresent(synced, forKey: .synced)
         try c.encodeIfPresent(dropped, forKey: .dropped)
         try c.encodeIfPresent(detail, forKey: .detail)
+        try c.encodeIfPresent(pid, forKey: .pid)
+        try c.encodeIfPresent(comm, forKey: .comm)
+        try c.encodeIfPresent(parents, forKey: .parents)
     }
 
     /// One human-readable line (for `faultfs log FILE`).
@@ -90,6 +101,7 @@ public struct OpRecord: Codable, Sendable, Equatable {
         if let d = synced, !d.isEmpty { s += " synced=\(d.count < 12 ? d.map(String.init).joined(separator: ",") : "\(d.count) ops")" }
         if let d = dropped, !d.isEmpty { s += " dropped=\(d.count < 12 ? d.map(String.init).joined(separator: ",") : "\(d.count) ops")" }
         if let d = detail { s += " {\(d)}" }
+        if let p = pid { s += " pid=\(p)" + (comm.map { "(\($0))" } ?? "") }
         return s
     }
 }

@@ -74,6 +74,12 @@ func runStrategy(json: Bool, _ body: () throws -> StrategyOutcome) throws {
         }
         let details = outcome.details.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
         print("\(outcome.strategy): \(outcome.store) in \(String(format: "%.3f", outcome.seconds)) s \(details)")
+    } catch CommandError.environment(let reason) {
+        // Nothing of the program ran: an environment error (exit 2), never a finding about the program.
+        if json, let line = try? JSONEncoder().encode(EnvironmentFailureLine(environmentError: reason)) {
+            print(String(decoding: line, as: UTF8.self))
+        }
+        throw CLIFailure.badInput("environment: \(reason)")
     } catch let unknown as UnknownStrategy {
         throw CLIFailure.badInput(unknown.description)
     } catch let error as StoreError {

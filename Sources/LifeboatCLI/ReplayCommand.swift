@@ -26,19 +26,20 @@ struct ReplayCommand: ParsableCommand {
         let settings = ScenarioCommandSupport.settings(reports: reports, scratch: scratch)
         Interruption.install()
         print("replaying \(scenario.name) (seed \(scenario.seed), scheduler \(scenario.scheduler), expect \(scenario.expect)) \(times) time(s)")
-        var reproduced = 0
         var seconds: [Double] = []
-        for round in 1...times {
-            let started = Date()
-            let (result, directory) = try ScenarioCommandSupport.runOnce(scenario, file: file, settings: settings)
-            let elapsed = Date().timeIntervalSince(started)
-            seconds.append(elapsed)
-            if result.expectationMet { reproduced += 1 }
-            let violated = result.verdicts.filter { $0.status == .violated }.map(\.invariant)
-            print(String(format: "  %d: %@ in %.1f s (violated: %@) — %@/report.html", round,
-                         TerminalStyle.outcome(result.expectationMet ? "reproduced" : "DID NOT REPRODUCE", good: result.expectationMet), elapsed,
-                         violated.isEmpty ? "none" : violated.joined(separator: ", "), directory.url.path))
+        let reproduced: Int
+        do {
+            reproduced = try FindingReplay.replay(scenario, file: file.path, times: times, settings: settings) { round, result, directory, elapsed in
+                seconds.append(elapsed)
+                let violated = result.verdicts.filter { $0.status == .violated }.map(\.invariant)
+                print(String(format: "  %d: %@ in %.1f s (violated: %@) — %@/report.html", round,
+                             TerminalStyle.outcome(result.expectationMet ? "reproduced" : "DID NOT REPRODUCE", good: result.expectationMet), elapsed,
+                             violated.isEmpty ? "none" : violated.joined(separator: ", "), directory.url.path))
+            }.reproduced
+        } catch let error as RunError {
+            throw CLIFailure.badInput("\(error)")
         }
+        if Interruption.requested { throw CLIFailure(code: 130, message: "interrupted after \(seconds.count) replay(s)") }
         print(String(format: "%d of %d replays reproduced \(scenario.expect); median %.1f s per replay", reproduced, times,
                      seconds.sorted()[seconds.count / 2]))
         if reproduced != times { throw ExitCode(1) }

@@ -17,7 +17,7 @@ extension RunCommand {
 
     /// Whether this invocation is a campaign (a single scenario without campaign options runs as before).
     func isCampaign(scenarioCount: Int) -> Bool {
-        scenarioCount > 1 || seeds != nil || shard != nil || timeBudget != nil || repeatFailing > 0
+        scenarioCount > 1 || seeds != nil || shard != nil || timeBudget != nil || repeatFailing > 0 || reproduce > 0
     }
 
     func validateCampaignOptions() throws {
@@ -34,6 +34,7 @@ extension RunCommand {
             throw ValidationError("--time-budget \(timeBudget): write a positive duration of at most a week, e.g. 10m, 90s or 1h30m")
         }
         guard (0...100).contains(repeatFailing) else { throw ValidationError("--repeat must be between 0 and 100") }
+        guard (0...100).contains(reproduce) else { throw ValidationError("--reproduce must be between 0 and 100") }
     }
 
     /// Runs `parsed` as a campaign and returns true, or returns false for a plain single run (after checking that
@@ -66,6 +67,7 @@ extension RunCommand {
         settings.reportsRoot = folder.runsRoot
         var options = CampaignRunner.Options()
         options.repeatFailing = repeatFailing
+        options.reproduce = reproduce
         options.timeBudget = timeBudget.flatMap(DurationText.seconds)
         options.fuse = fuse
         let info = campaign.info()
@@ -88,14 +90,20 @@ extension RunCommand {
         try folder.markLatest()
         Interruption.install()
         var hooks = CampaignRunner.Hooks()
+        // On a terminal, a progress line (pairs done of the slice, time left) between pairs; cleared before a run prints.
+        let progress = Progress(total: pairs.count, label: "pairs")
         hooks.willRun = { pair, position, total, attempt in
+            progress.finish()
             let expectation = campaign.drill(for: pair)?.scenario.expect.description ?? "?"
             print("== [\(position + 1)/\(total)] \(pair.scenario) seed \(pair.seed), expect \(expectation)" + (attempt > 0 ? " (rerun \(attempt) of \(repeatFailing))" : ""))
         }
         hooks.didRun = { _, result, directory, _ in Self.printRun(result, directory: directory) }
         var lastWrite = Date()
         hooks.didFinishPair = { entry, entries in
+            defer { progress.step() }
+            progress.finish()
             if entry.status != .ran { print("== \(entry.scenario) seed \(entry.seed): \(entry.status == .skipped ? "skipped" : "not run") — \(entry.reason ?? "")") }
+            if let reproduction = entry.reproduction { print("   \(reproduction.invariant): \(reproduction.text)") }
             if entry.isFlaky { print("   FLAKY: the verdict changed between identical runs (\(entry.flaky.joined(separator: ", ")))") }
             if Date().timeIntervalSince(lastWrite) >= 15 {
                 try? folder.write(summary(entries))
@@ -103,6 +111,7 @@ extension RunCommand {
             }
         }
         let entries = try CampaignRunner(campaign: campaign, settings: settings, options: options).run(pairs, hooks: hooks)
+        progress.finish()
         let final = summary(entries).withTallies()
         try folder.write(final)
         try folder.markLatest()
@@ -127,8 +136,13 @@ extension RunCommand {
         for verdict in result.verdicts where verdict.status != .notApplicable {
             print("   \(TerminalStyle.outcome(verdict.status == .held ? "held    " : "VIOLATED", good: verdict.status == .held)) \(verdict.invariant): \(verdict.summary.prefix(150))")
             if verdict.status == .violated, let first = verdict.evidence.first { print("            e.g. \(first.prefix(160))") }
+            if verdict.status == .violated, let cause = verdict.cause { print("            cause: \(cause.prefix(400))") }
         }
         for error in result.errors { print("   run error: \(error)") }
+        if let reason = result.environmentError {
+            print("   \(TerminalStyle.outcome("NOT RUN", good: false)) environment error: \(reason) — report: \(directory.url.path)/report.html")
+            return
+        }
         print("   \(TerminalStyle.outcome(result.expectationMet ? "AS EXPECTED" : "UNEXPECTED", good: result.expectationMet)) (expected \(result.expectation)) in \(String(format: "%.1f", result.seconds)) s — report: \(directory.url.path)/report.html")
     }
 }

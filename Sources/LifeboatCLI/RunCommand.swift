@@ -24,6 +24,8 @@ struct RunCommand: ParsableCommand {
     // Campaigns (RunCommand+Campaign.swift): more than one scenario or seed writes one suite folder.
     @Option(help: "Run every scenario with each of these seeds: ranges and lists, e.g. 1-200 or 1-5,9,20-22.") var seeds: String?
     @Option(name: .customLong("repeat"), help: "Rerun a pair whose run did not show what it expects K more times; a verdict that changes is flaky.") var repeatFailing: Int = 0
+    @Option(help: "Replay each run that violated an invariant N more times and show how often its finding came back (reproduced k/N); 0 replays nothing.")
+    var reproduce: Int = 0
     @Option(help: "Run only the K-th of N deterministic slices of the (scenario, seed) pairs, e.g. 2/3 (merge with `lifeboat report merge`).") var shard: String?
     @Option(help: "Start no new run once this much time is spent (10m, 90s, 1h30m); what was not run is listed.") var timeBudget: String?
     @Flag(help: "Exit 2 instead of skipping the drills that need FaultFS when FUSE is unavailable.") var requireFuse = false
@@ -53,6 +55,7 @@ struct RunCommand: ParsableCommand {
         }
         Interruption.install()
         var allMet = true
+        var environmentErrors: [String] = []
         var results: [RunResult] = []
         for (file, scenario) in parsed {
             print("== \(scenario.name) (\(file.lastPathComponent), seed \(scenario.seed), expect \(scenario.expect))")
@@ -61,9 +64,15 @@ struct RunCommand: ParsableCommand {
             for verdict in result.verdicts where verdict.status != .notApplicable {
                 print("   \(TerminalStyle.outcome(verdict.status == .held ? "held    " : "VIOLATED", good: verdict.status == .held)) \(verdict.invariant): \(verdict.summary.prefix(150))")
                 if verdict.status == .violated, let first = verdict.evidence.first { print("            e.g. \(first.prefix(160))") }
+                if verdict.status == .violated, let cause = verdict.cause { print("            cause: \(cause.prefix(400))") }
             }
             for error in result.errors { print("   run error: \(error)") }
             print("   \(TerminalStyle.outcome(result.expectationMet ? "AS EXPECTED" : "UNEXPECTED", good: result.expectationMet)) (expected \(result.expectation)) in \(String(format: "%.1f", result.seconds)) s — report: \(directory.url.path)/report.html")
+            if let reason = result.environmentError {
+                print("   \(TerminalStyle.outcome("NOT RUN", good: false)) environment error: \(reason)")
+                environmentErrors.append("\(scenario.name): \(reason)")
+                continue
+            }
             allMet = allMet && result.expectationMet
         }
         if let junit {
@@ -73,6 +82,8 @@ struct RunCommand: ParsableCommand {
             print("\(results.filter(\.expectationMet).count) of \(results.count) drills as expected; reports/latest is the last")
         }
         if !allMet { throw ExitCode(1) }
+        // A program that could not start is the environment's fault: nothing was judged (exit 2).
+        if let first = environmentErrors.first { throw CLIFailure.badInput("not run: environment error: \(first)") }
     }
 
     /// Files as given; directories expand to their *.yaml files (not descending into subfolders).

@@ -4,7 +4,9 @@ import Foundation
 /// `report.html`: one self-contained page (inline CSS and SVG, no scripts, no external links): the verdict, a
 /// timeline of writers, backups, restores and faults, the invariant table and the evidence.
 public enum HTMLReport {
-    public static func render(_ result: RunResult) -> String {
+    /// `repro` is the replay file's path as a reader should type it (the run folder's real path; inside a suite
+    /// folder that is `runs/<run-id>`); `reports/<run-id>/repro.yaml` when not given.
+    public static func render(_ result: RunResult, repro: String? = nil) -> String {
         let verdictClass = result.expectationMet ? "ok" : "bad"
         var rows = ""
         for verdict in result.verdicts {
@@ -12,7 +14,7 @@ public enum HTMLReport {
         }
         var evidence = ""
         for verdict in result.verdicts where !verdict.evidence.isEmpty {
-            evidence += "<h3>\(h(verdict.invariant))</h3><ul>" + verdict.evidence.map { "<li>\(h($0))</li>" }.joined() + "</ul>\n"
+            evidence += "<h3>\(h(verdict.invariant))</h3>" + (verdict.cause.map { "<p class=\"cause\"><strong>Cause:</strong> \(h($0))</p>" } ?? "") + "<ul>" + verdict.evidence.map { "<li>\(h($0))</li>" }.joined() + "</ul>\n"
         }
         var operations = ""
         for op in result.operations {
@@ -31,7 +33,7 @@ public enum HTMLReport {
         </style></head><body>
         <h1>Lifeboat run \(h(result.runID)): \(h(result.scenario))</h1>
         <p>\(h(result.description))</p>
-        <p class="\(verdictClass)"><strong>\(result.expectationMet ? "AS EXPECTED" : "UNEXPECTED")</strong>: expected \(h(result.expectation)); seed \(result.seed); \(String(format: "%.2f", result.seconds)) s. Replay with <code>lifeboat run reports/\(h(result.runID))/repro.yaml</code>.</p>
+        <p class="\(verdictClass)"><strong>\(result.expectationMet ? "AS EXPECTED" : "UNEXPECTED")</strong>: expected \(h(result.expectation)); seed \(result.seed); \(String(format: "%.2f", result.seconds)) s. Replay with <code>lifeboat run \(h(repro ?? "reports/\(result.runID)/repro.yaml"))</code>.</p>
         <h2>Timeline</h2>
         \(timeline(result))
         <h2>Invariants</h2>

@@ -3,13 +3,14 @@ import Foundation
 
 /// `report.md`: verdict, invariant table, operations and evidence, for a pull request comment or a terminal.
 public enum MarkdownReport {
-    public static func render(_ result: RunResult) -> String {
+    /// `repro` is the replay file's real path (see `HTMLReport.render`).
+    public static func render(_ result: RunResult, repro: String? = nil) -> String {
         var lines = [
             "# Lifeboat run \(result.runID): \(result.scenario)", "",
             result.description.isEmpty ? nil : result.description,
             "",
             "**\(result.expectationMet ? "AS EXPECTED" : "UNEXPECTED")**: expected \(result.expectation); seed \(result.seed); \(String(format: "%.2f", result.seconds)) s.",
-            "Replay: `lifeboat run reports/\(result.runID)/repro.yaml`", "",
+            "Replay: `lifeboat run \(repro ?? "reports/\(result.runID)/repro.yaml")`", "",
             "| invariant | verdict | summary |", "|---|---|---|",
         ].compactMap { $0 }
         for verdict in result.verdicts {
@@ -31,6 +32,7 @@ public enum MarkdownReport {
             lines += ["", "## Evidence", ""]
             for verdict in violated {
                 lines.append("### \(verdict.invariant)")
+                if let cause = verdict.cause { lines += ["", "**Cause:** \(cause)", ""] }
                 lines += verdict.evidence.map { "- \($0)" }
                 lines.append("")
             }

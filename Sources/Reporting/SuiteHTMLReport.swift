@@ -12,11 +12,13 @@ public enum SuiteHTMLReport {
         let invariants = summary.invariantTallies()
         let outcomeClass = outcome.code == 0 ? "ok" : outcome.code == 1 ? "bad" : "warn"
         var scenarioRows = ""
+        let demonstrates = Dictionary(summary.campaign.scenarios.compactMap { ref in ref.demonstrates.map { (ref.name, $0) } }, uniquingKeysWith: { a, _ in a })
         for tally in scenarios {
+            let what = demonstrates[tally.scenario].map { "<br><small>\(h($0))</small>" } ?? ""
             let first = tally.firstFailure.map { failure in
                 "seed \(failure.seed): \(h(failure.detail))" + (failure.repro.map { " (<a href=\"\(h($0))\">repro</a>)" } ?? "")
             } ?? ""
-            scenarioRows += "<tr class=\"\(tally.unexpected > 0 ? "violated" : "")\"><td>\(h(tally.scenario))</td><td>\(h(tally.expectation))</td><td>\(tally.pairs)</td><td>\(tally.asExpected)</td><td>\(tally.unexpected)</td><td>\(tally.flaky)</td><td>\(tally.skipped)</td><td>\(tally.notRun)</td><td>\(String(format: "%.1f", tally.seconds))</td><td>\(first)</td></tr>\n"
+            scenarioRows += "<tr class=\"\(tally.unexpected > 0 ? "violated" : "")\"><td>\(h(tally.scenario))\(what)</td><td>\(h(tally.expectation))</td><td>\(tally.pairs)</td><td>\(tally.asExpected)</td><td>\(tally.unexpected)</td><td>\(tally.flaky)</td><td>\(tally.skipped)</td><td>\(tally.notRun)</td><td>\(String(format: "%.1f", tally.seconds))</td><td>\(first)</td></tr>\n"
         }
         var invariantRows = ""
         for tally in invariants {
@@ -36,7 +38,9 @@ public enum SuiteHTMLReport {
                     links += " · <a href=\"\(h(rerun.path))/report.html\">rerun \(index + 1)</a>"
                 }
             }
-            let detail = entry.reason ?? (entry.flaky.isEmpty ? violated : "flaky: \(entry.flaky.joined(separator: ", ")); violated first: \(violated)")
+            var detail = entry.reason ?? (entry.flaky.isEmpty ? violated : "flaky: \(entry.flaky.joined(separator: ", ")); violated first: \(violated)")
+            if let reproduction = entry.reproduction { detail += " (\(reproduction.invariant) \(reproduction.text))" }
+            if let cause = entry.verdicts.first(where: { $0.status == .violated && $0.cause != nil })?.cause { detail += " — cause: \(cause)" }
             runRows += "<tr class=\"\(css)\"><td>\(h(entry.scenario))</td><td>\(entry.seed)</td><td>\(word)</td><td>\(h(entry.expectation))</td><td>\(h(detail))</td><td>\(String(format: "%.1f", entry.seconds))</td><td>\(links)</td></tr>\n"
         }
         let shard = summary.shard.map { "shard \($0.index) of \($0.count); " } ?? ""

@@ -43,7 +43,8 @@ public struct SuiteSummary: Sendable, Codable, Equatable {
         /// A SHA-256 (hex) over the version, each scenario's content fingerprint and the pair list.
         public var id: String
         public var lifeboatVersion: String
-        /// The seeds as given (`1-200`, `1-5,9`), or "scenario seeds" when each scenario ran its own.
+        /// The seeds as given (`1-200`, `1-5,9`), or, when each scenario ran its own, "scenario seeds" and the
+        /// seeds they are (`scenario seeds: 1, 7`).
         public var seeds: String
         public var scenarios: [ScenarioRef]
         public var pairs: [Pair]
@@ -65,13 +66,24 @@ public struct SuiteSummary: Sendable, Codable, Equatable {
         public var fingerprint: String
         public var expectation: String
         public var needsFaultFS: Bool
+        /// What the drill demonstrates: the first sentence of its description (nil without one).
+        public var demonstrates: String?
 
-        public init(name: String, file: String, fingerprint: String, expectation: String, needsFaultFS: Bool) {
+        public init(name: String, file: String, fingerprint: String, expectation: String, needsFaultFS: Bool, demonstrates: String? = nil) {
             self.name = name
             self.file = file
             self.fingerprint = fingerprint
             self.expectation = expectation
             self.needsFaultFS = needsFaultFS
+            self.demonstrates = demonstrates
+        }
+
+        /// The first sentence of a description: up to the first ". " (or all of it), for a table cell.
+        public static func firstSentence(_ description: String) -> String? {
+            let text = description.split(whereSeparator: \.isNewline).joined(separator: " ").trimmingCharacters(in: .whitespaces)
+            guard !text.isEmpty else { return nil }
+            if let end = text.range(of: ". ") { return String(text[..<end.lowerBound]) + "." }
+            return text
         }
     }
 
@@ -159,6 +171,8 @@ public struct SuiteEntry: Sendable, Codable, Equatable {
     public var reruns: [RunRef]
     /// Invariants whose status differed between identical runs of this pair.
     public var flaky: [String]
+    /// For a run that violated an invariant, with `--reproduce N`: how often its finding came back.
+    public var reproduction: Reproduction?
 
     public var pair: SuiteSummary.Pair { SuiteSummary.Pair(scenario: scenario, seed: seed) }
     /// Whether the expectation itself came out differently between identical runs.
@@ -188,7 +202,7 @@ public struct SuiteEntry: Sendable, Codable, Equatable {
 
     /// The entry for a pair's runs: the first decides the verdicts; reruns only mark what changed as flaky.
     public static func ran(_ first: RunResult, path: String, reruns: [(RunResult, String)]) -> SuiteEntry {
-        let verdicts = first.verdicts.map { InvariantVerdict(invariant: $0.invariant, status: $0.status, summary: $0.summary, evidence: $0.evidence.first) }
+        let verdicts = first.verdicts.map { InvariantVerdict(invariant: $0.invariant, status: $0.status, summary: $0.summary, evidence: $0.evidence.first, cause: $0.cause) }
         var flaky: [String] = []
         for verdict in first.verdicts {
             let others = reruns.compactMap { rerun in rerun.0.verdicts.first { $0.invariant == verdict.invariant }?.status }
@@ -220,6 +234,23 @@ public struct RunRef: Sendable, Codable, Equatable {
     }
 }
 
+/// How often a run's finding came back when the same scenario and seed ran again (`--reproduce N`): a finding
+/// that depends on a race shows "reproduced 1/3", a deterministic one "reproduced 3/3".
+public struct Reproduction: Sendable, Codable, Equatable {
+    public var invariant: String
+    public var reproduced: Int
+    public var times: Int
+
+    public init(invariant: String, reproduced: Int, times: Int) {
+        self.invariant = invariant
+        self.reproduced = reproduced
+        self.times = times
+    }
+
+    /// "reproduced 2/3".
+    public var text: String { "reproduced \(reproduced)/\(times)" }
+}
+
 /// One invariant's verdict in a suite entry (the run's report folder has the full evidence).
 public struct InvariantVerdict: Sendable, Codable, Equatable {
     public var invariant: String
@@ -227,4 +258,6 @@ public struct InvariantVerdict: Sendable, Codable, Equatable {
     public var summary: String
     /// The first piece of evidence, for a violation.
     public var evidence: String?
+    /// Why, where the run could tell (`Verdict.cause`: the operations a crash dropped).
+    public var cause: String?
 }

@@ -28,6 +28,14 @@ public enum SuiteTextReport {
                                                                          tally.failures, tally.flaky) + first)
             }
         }
+        let replayed = summary.entries.filter { $0.reproduction != nil }
+        if !replayed.isEmpty {
+            lines.append("findings replayed (--reproduce):")
+            for entry in replayed {
+                guard let reproduction = entry.reproduction else { continue }
+                lines.append("  \(entry.scenario)@\(entry.seed): \(reproduction.invariant) \(reproduction.text)")
+            }
+        }
         let absent = summary.entries.filter { $0.status != .ran }
         if !absent.isEmpty {
             lines.append("skipped or not run (\(absent.count)):")

@@ -73,13 +73,14 @@ public struct Campaign: Sendable {
     public func info() -> SuiteSummary.CampaignInfo {
         let scenarios = drills.map { drill in
             SuiteSummary.ScenarioRef(name: drill.scenario.name, file: drill.file.path, fingerprint: Self.fingerprint(drill.scenario),
-                                     expectation: drill.scenario.expect.description, needsFaultFS: drill.scenario.faults.needsFaultFS)
+                                     expectation: drill.scenario.expect.description, needsFaultFS: drill.scenario.faults.needsFaultFS,
+                                     demonstrates: SuiteSummary.ScenarioRef.firstSentence(drill.scenario.description))
         }
         var text = "lifeboat.campaign/1\nversion \(Self.lifeboatVersion)\n"
         for scenario in scenarios { text += "scenario \(scenario.name) \(scenario.fingerprint)\n" }
         for pair in pairs { text += "pair \(pair.scenario) \(pair.seed)\n" }
         return SuiteSummary.CampaignInfo(id: Self.hex(SHA256.hash(data: Data(text.utf8))), lifeboatVersion: Self.lifeboatVersion,
-                                         seeds: seeds?.text ?? "scenario seeds", scenarios: scenarios, pairs: pairs)
+                                         seeds: seeds?.text ?? "scenario seeds: " + Self.distinctSeeds(pairs), scenarios: scenarios, pairs: pairs)
     }
 
     /// SHA-256 of the parsed scenario (seed cleared, keys sorted): the same drill whatever its path or layout.
@@ -90,6 +91,12 @@ public struct Campaign: Sendable {
         encoder.outputFormatting = [.sortedKeys]
         let data = (try? encoder.encode(copy)) ?? Data(String(describing: copy).utf8)
         return hex(SHA256.hash(data: data))
+    }
+
+    /// The seeds the pairs run, each once, in order of first use: what a campaign without `--seeds` ran.
+    static func distinctSeeds(_ pairs: [Pair]) -> String {
+        var seen = Set<UInt64>()
+        return pairs.map(\.seed).filter { seen.insert($0).inserted }.map(String.init).joined(separator: ", ")
     }
 
     static func hex(_ digest: SHA256.Digest) -> String { digest.map { String(format: "%02x", $0) }.joined() }

@@ -93,9 +93,18 @@ public struct Scenario: Sendable, Equatable, Codable {
         public var total: Int { insert + update + delete + link }
     }
 
-    /// A scheduled backup, restore or crash.
+    /// One entry of `schedule:`: an event of the run's timeline. Its kind (`action`) is the key that names it in
+    /// the file (`backup: STRATEGY`, `restore: STRATEGY`, ...); each kind parses its own keys
+    /// (`ScheduleEntryKind`), and the runner dispatches it to that kind's handler, so a new kind needs no edit here.
     public struct Step: Sendable, Equatable, Codable {
-        public enum Action: String, Sendable, Codable { case backup, restore }
+        /// The kind of the entry: an open set of names, one per registered kind.
+        public struct Action: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+            public var rawValue: String
+            public init(rawValue: String) { self.rawValue = rawValue }
+            public static let backup = Action(rawValue: "backup")
+            public static let restore = Action(rawValue: "restore")
+            public var description: String { rawValue }
+        }
         public var action: Action
         public var strategy: String
         /// When: after this many commits in all (`after_commits`), at this second (`at_seconds`), or once the
@@ -119,6 +128,8 @@ public struct Scenario: Sendable, Equatable, Codable {
         public var allowClone: Bool?
         /// migrate strategies: `append` (default) or `overwrite` an existing destination (contested; docs/fidelity.md).
         public var migrateExisting: String?
+        /// Keys of kinds other than backup and restore, as their text (each kind reads and writes its own).
+        public var options: [String: String] = [:]
         public init(action: Action, strategy: String) {
             self.action = action
             self.strategy = strategy

@@ -12,6 +12,15 @@ import Foundation
 /// read, on a writable folder, a read-only folder and a read-only file system alike, and the verdict still
 /// includes the `-wal`. The support folder is not copied: external data is read in place.
 ///
+/// The harness's own checks (`Checks`) read every store they judge through a snapshot too, and open the copy
+/// read-write so that SQLite recovers it (rolls back a hot journal, replays the `-wal`) as the next launch of the
+/// app would, on the copy: judging a backup after a crash never creates a `-wal`, `-shm` or an empty file in it.
+/// They ask for the support folder to be linked into the scratch directory (`linkingSupport`), so the store
+/// layer finds external data files in place beside the copy; nothing they do writes external data.
+///
+/// A missing store throws `missingStore`, an empty file `notACoreDataStore` saying it is empty, so neither is
+/// mistaken for a damaged store.
+///
 /// The copy is as consistent as the files are while it is taken: it is retaken (up to three times) when the
 /// files' sizes or times change during the copy, which is what a writer that is still at work does.
 public final class StoreSnapshot: @unchecked Sendable {
@@ -21,9 +30,12 @@ public final class StoreSnapshot: @unchecked Sendable {
     public let copy: StoreFiles
     public let directory: URL
 
-    public init(of url: URL) throws {
+    public init(of url: URL, linkingSupport: Bool = false) throws {
         original = StoreFiles(url)
         try Self.requireRegularFile(original.database, what: "the store")
+        if StoreFiles.size(original.database) == 0 {
+            throw StoreError.notACoreDataStore(original.database.path, reason: "the file is empty (0 bytes)")
+        }
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("lifeboat-read-\(getpid())-\(UUID().uuidString.prefix(8))", isDirectory: true)
         guard mkdir(directory.path, 0o700) == 0 else {
@@ -37,6 +49,11 @@ public final class StoreSnapshot: @unchecked Sendable {
                 let before = Self.fingerprint(original)
                 try Self.copyFiles(original, to: copy)
                 if Self.fingerprint(original) == before || attempts >= 3 { break }
+            }
+            var info = stat()
+            if linkingSupport, lstat(original.supportFolder.path, &info) == 0,
+               symlink(original.supportFolder.path, copy.supportFolder.path) != 0 {
+                throw StoreError.io("cannot link \(copy.supportFolder.path): \(String(cString: strerror(errno)))")
             }
         } catch {
             try? FileManager.default.removeItem(at: directory)

@@ -7,6 +7,21 @@ import StoreModel
 import Strategies
 import Workload
 
+/// `backup: STRATEGY` and `restore: STRATEGY`: one copy by a strategy of the catalog, in a child process, with
+/// the scenario's crash when it is planned during the step.
+struct CopyStepEvent: RunEventKind {
+    var kinds: [String] { [Scenario.Step.Action.backup.rawValue, Scenario.Step.Action.restore.rawValue] }
+
+    func run(_ event: DueEvent, in runner: ScenarioRunner, _ context: EventContext) throws -> Bool {
+        guard let index = event.index, let step = event.step else { return false }
+        try runner.runStep(index, step, live: context.live, scratch: context.scratch, children: context.children, volume: context.volume,
+                           crashPlan: event.crash, lockstep: context.lockstep, whileRunning: context.whileRunning)
+        // A crash planned during the step has happened (before, during or right after it); a crash rule may have
+        // fired while it ran.
+        return event.crash != nil || runner.crashedByRule
+    }
+}
+
 extension ScenarioRunner {
     /// Runs one backup or restore in a child process and checks what it produced right away (a later backup
     /// into a reused directory would overwrite it).
@@ -25,11 +40,6 @@ extension ScenarioRunner {
         /// The backup a restore copies from (the last one whose files exist).
         var backupSource: (store: URL, state: StoreState?)?
         switch step.action {
-        case .backup:
-            let base = scenario.faults.backupsOnVolume ? volume.directory : scratch
-            let directory = base.appendingPathComponent("backups/\(index)" + (step.destination == "reuse" ? "" : "-\(round + 1)"))
-            target = directory.appendingPathComponent(live.lastPathComponent)
-            arguments = ["backup", "--strategy", step.strategy, live.path, directory.path]
         case .restore:
             guard let last = backups.last(where: { FileManager.default.fileExists(atPath: $0.store.path) }) else {
                 errors.append("\(name): no backup to restore from")
@@ -40,6 +50,11 @@ extension ScenarioRunner {
             backupSource = (last.store, last.state)
             target = live
             arguments = ["restore", "--strategy", step.strategy, last.store.path, live.path]
+        default:
+            let base = scenario.faults.backupsOnVolume ? volume.directory : scratch
+            let directory = base.appendingPathComponent("backups/\(index)" + (step.destination == "reuse" ? "" : "-\(round + 1)"))
+            target = directory.appendingPathComponent(live.lastPathComponent)
+            arguments = ["backup", "--strategy", step.strategy, live.path, directory.path]
         }
         arguments += ["--json"]
         if let v = step.pagesPerStep { arguments += ["--pages-per-step", String(v)] }
@@ -115,10 +130,33 @@ extension ScenarioRunner {
         if let peak = outcome?.details["peakRSSKiB"] { summary.details["peakRSSKiB"] = peak }
         summary.details["walBytesAtStart"] = String(walAtStart)
         summary.details["walBytesAtEnd"] = String(Self.walBytes(live))
+        let environmentFailure = interrupted ? nil : Self.environmentFailure(ofStepOutput: output)
+        if let environmentFailure { summary.details["environmentError"] = environmentFailure }
         operations.append(summary)
         note(name, .end, succeeded ? "done" : "failed: \(summary.error ?? "")")
-        switch step.action {
-        case .backup:
+        // Its program never ran: an environment error of the run, never a finding about the program.
+        if let environmentFailure { throw RunError.environment("\(name) (\(step.strategy)): \(environmentFailure)") }
+        if step.action == .restore {
+            let label = "\(name) (\(step.strategy))"
+            record(Invariants.storeChecks(live, label: "live store after \(label)"))
+            if interrupted {
+                record([Invariants.interruptedRestoreAllOrNothing(live, before: liveBeforeRestore, backup: backupSource?.state, label: label)])
+            }
+            guard succeeded, let backupSource else {
+                if let deferredCrash { try simulateCrash(deferredCrash.plan, children: children, volume: volume, live: live, reason: deferredCrash.reason) }
+                return
+            }
+            record([Invariants.restoreEqualsBackup(live, backup: backupSource.store, label: label)])
+            if let deferredCrash {
+                try simulateCrash(deferredCrash.plan, children: children, volume: volume, live: live, reason: deferredCrash.reason)
+                record(withCause([Invariants.restoreDurable(live, backup: backupSource.store, crash: deferredCrash.reason, label: label)],
+                                 store: live, what: "the restored store"))
+            }
+            let model = scenario.appModel == "library-v2" ? ManagedObjectModel.libraryV2
+                : scenario.store.inheritance ? .libraryWithInheritance : .library
+            let backupObjects = backupSource.state.map { $0.notes.count + $0.others.count } ?? 0
+            record([Invariants.restoreOpens(live, model: model, lightweight: scenario.lightweightMigration, backupObjects: backupObjects, label: label)])
+        } else {
             if succeeded {
                 let state = try? StoreState.read(target)
                 if let state, let position = operations.indices.last { operations[position].details["stateDigest"] = state.digest }
@@ -134,70 +172,6 @@ extension ScenarioRunner {
             if let deferredCrash {
                 try simulateCrash(deferredCrash.plan, children: children, volume: volume, live: live, reason: deferredCrash.reason)
             }
-        case .restore:
-            let label = "\(name) (\(step.strategy))"
-            record(Invariants.storeChecks(live, label: "live store after \(label)"))
-            if interrupted {
-                record([Invariants.interruptedRestoreAllOrNothing(live, before: liveBeforeRestore, backup: backupSource?.state, label: label)])
-            }
-            guard succeeded, let backupSource else {
-                if let deferredCrash { try simulateCrash(deferredCrash.plan, children: children, volume: volume, live: live, reason: deferredCrash.reason) }
-                return
-            }
-            record([Invariants.restoreEqualsBackup(live, backup: backupSource.store, label: label)])
-            if let deferredCrash {
-                try simulateCrash(deferredCrash.plan, children: children, volume: volume, live: live, reason: deferredCrash.reason)
-                record([Invariants.restoreDurable(live, backup: backupSource.store, crash: deferredCrash.reason, label: label)])
-            }
-            let model = scenario.appModel == "library-v2" ? ManagedObjectModel.libraryV2
-                : scenario.store.inheritance ? .libraryWithInheritance : .library
-            let backupObjects = backupSource.state.map { $0.notes.count + $0.others.count } ?? 0
-            record([Invariants.restoreOpens(live, model: model, lightweight: scenario.lightweightMigration, backupObjects: backupObjects, label: label)])
-        }
-    }
-
-    /// `backup-durable`: every backup on the crashed volume that had reported success must read back as it was
-    /// before the crash. A backup tool that never syncs its files (or the directories they were created in)
-    /// leaves a backup that a power failure right after "done" takes away.
-    func checkBackupsSurvived(volume: any StoreVolume, crash: String) {
-        let root = volume.directory.standardizedFileURL.path + "/"
-        for backup in backups where backup.store.standardizedFileURL.path.hasPrefix(root) {
-            let label = "\(backup.name) (\(scenario.schedule[backup.index].strategy))"
-            guard let before = backup.state else { continue }
-            do {
-                // Open it as its owner would next: SQLite rolls back a hot journal or replays the WAL first.
-                try StoreState.recover(backup.store)
-                let after = try StoreState.read(backup.store)
-                if after.digest == before.digest, after.missingBlobs.isSubset(of: before.missingBlobs) {
-                    record([Verdict("backup-durable", .held, "\(label): reads back whole after the crash")])
-                } else {
-                    let lost = before.notes.keys.filter { after.notes[$0] == nil }.count + before.others.keys.filter { after.others[$0] == nil }.count
-                    record([Verdict("backup-durable", .violated, "\(label): changed by the crash after it reported success",
-                                    evidence: ["\(label): \(lost) object(s) gone, \(after.missingBlobs.count) external data file(s) missing after \(crash)"])])
-                }
-            } catch {
-                record([Verdict("backup-durable", .violated, "\(label): unreadable after the crash", evidence: ["\(label): \(error) after \(crash)"])])
-            }
-        }
-    }
-
-    /// Kills every process holding the store, drops what the volume did not make durable, and lets SQLite
-    /// recover the store as the next launch of the app would.
-    func simulateCrash(_ plan: Scenario.Crash, children: ChildRegistry, volume: any StoreVolume, live: URL, reason: String) throws {
-        let at = now()
-        children.killAll()
-        let dropped = try volume.crash(mode: plan.mode)
-        let description = "crash (\(plan.mode)) \(reason): \(dropped)"
-        note("faultfs", .crash, description)
-        checkBackupsSurvived(volume: volume, crash: description)
-        if liveBeforeRestore == nil, operations.allSatisfy({ $0.action != "restore" }) {
-            // Recovery as SQLite performs it for the next reader: the WAL is read (or ignored when torn) without
-            // a checkpoint, so the files stay as the crash left them for whatever the schedule does next.
-            note("runner", .recovery, "store read back read-only (SQLite WAL recovery, no checkpoint)")
-            crash = (at, description, try? StoreState.read(live))
-            record(Invariants.storeChecks(live, label: "live store after the crash"))
-        } else {
-            crash = (at, description, nil)
         }
     }
 }

@@ -1,0 +1,95 @@
+import Checks
+import FaultFS
+import Foundation
+
+extension ScenarioRunner {
+    /// Reads what the crash just made the volume drop (FaultFS volumes with an op log only), with the op log's
+    /// clock mapped onto the run's (`crashAt` is when the runner cut the power).
+    func readCrashLoss(volume: any StoreVolume, crashAt: Double) {
+        guard let faultFS = volume as? FaultFSVolume, let log = faultFS.mount.log, var loss = CrashLoss.read(log) else {
+            crashLoss = nil
+            return
+        }
+        loss.clockOffset = crashAt - loss.crash.t
+        crashLoss = (loss, volume.directory)
+    }
+
+    /// The violated verdicts among `verdicts` with their cause: the operations on `files` (a store's database, its
+    /// companions and support folder) that the last crash dropped, each with who made it and the fsync that never
+    /// came, and what that did to the store (`CrashLoss`). Verdicts are returned unchanged where there is no op
+    /// log or the crash dropped nothing there (the loss is then elsewhere: the sentence would mislead).
+    func withCause(_ verdicts: [Verdict], store: URL, what: String) -> [Verdict] {
+        guard verdicts.contains(where: { $0.status == .violated }), let crashLoss,
+              let cause = cause(of: crashLoss.loss, store: store, root: crashLoss.root, what: what) else { return verdicts }
+        return verdicts.map { verdict in
+            var verdict = verdict
+            if verdict.status == .violated { verdict.cause = cause }
+            return verdict
+        }
+    }
+
+    func cause(of loss: CrashLoss, store: URL, root: URL, what: String) -> String? {
+        let root = root.standardizedFileURL.path
+        let database = store.standardizedFileURL.path
+        guard database.hasPrefix(root + "/") else { return nil }
+        let relative = String(database.dropFirst(root.count))
+        let name = (relative as NSString).lastPathComponent
+        let directory = (relative as NSString).deletingLastPathComponent
+        let support = directory + "/." + (name as NSString).deletingPathExtension + "_SUPPORT/"
+        // A backup's whole folder is its own (its temporary names too); a live store shares its folder.
+        let prefixes = what == "the backup" ? [directory + "/"] : [relative, support]
+        // The -shm is rebuilt from the -wal on the next open: what a crash did to it explains nothing.
+        let lost = loss.lost(under: prefixes).filter { !($0.path ?? "").hasSuffix("-shm") && !($0.path2 ?? "").hasSuffix("-shm") }
+        guard !lost.isEmpty else { return nil }
+        // Most telling first: name changes of the database itself, other name changes, then data.
+        func rank(_ r: OpRecord) -> Int {
+            let entry = CrashLoss.isEntryOperation(r.op)
+            let onDatabase = r.path == relative || r.path2 == relative
+            return entry ? (onDatabase ? 0 : 1) : (onDatabase ? 2 : 3)
+        }
+        let shown = lost.enumerated().sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }.prefix(3).map(\.element)
+        var text = shown.map { loss.clause($0, actor: actor(of: $0, loss: loss)) }.joined(separator: "; ")
+        if lost.count > shown.count {
+            let rest = lost.filter { r in !shown.contains { $0.seq == r.seq } }
+            let entries = rest.filter { CrashLoss.isEntryOperation($0.op) }.count
+            text += "; and \(rest.count) more operation(s) like them (\(entries) directory entry change(s), \(rest.count - entries) data change(s))"
+        }
+        return text + "; " + loss.crashClause(count: lost.count) + ": " + effect(on: store, relative: relative, lost: lost, loss: loss, what: what)
+    }
+
+    /// What the crash left of the store's database: missing, empty, a deleted rollback journal back (so the next
+    /// open rolls the last transaction back), or torn (the ranges that did not survive).
+    func effect(on store: URL, relative: String, lost: [OpRecord], loss: CrashLoss, what: String) -> String {
+        var info = stat()
+        guard lstat(store.path, &info) == 0 else { return "\(what) is missing (no \(relative) after the crash)" }
+        if info.st_size == 0 { return "\(what) is empty (\(relative) has 0 bytes after the crash)" }
+        if lost.contains(where: { $0.op == "unlink" && $0.path == relative + "-journal" }),
+           FileManager.default.fileExists(atPath: store.path + "-journal") {
+            return "\(what)'s deleted \(relative)-journal is back, so the next open rolls its last transaction back"
+        }
+        if lost.contains(where: { $0.op == "rename" && $0.path2 == relative }) {
+            return "the rename onto \(relative) was undone: \(what) is gone, \(relative) is again the file it replaced"
+        }
+        func ranges(_ path: String) -> String? {
+            let ranges = loss.lostRanges(of: path)
+            guard !ranges.isEmpty else { return nil }
+            return "bytes " + ranges.prefix(4).map { "\($0.lowerBound)-\($0.upperBound)" }.joined(separator: ", ")
+                + (ranges.count > 4 ? " and \(ranges.count - 4) more range(s)" : "") + " of \(path)"
+        }
+        if let torn = ranges(relative) { return "\(what) is torn: \(torn) did not survive" }
+        if let wal = ranges(relative + "-wal") { return "\(what) lost what its -wal held there: \(wal) did not survive" }
+        return "\(what) lost the changes above (\(relative) is \(info.st_size) bytes)"
+    }
+
+    /// The child the runner started behind a record (a backup step, a writer), with the command that made the
+    /// call when it was another program (a script's `cp`); the runner itself; or the command and pid.
+    func actor(of record: OpRecord, loss: CrashLoss) -> String? {
+        guard let pid = record.pid else { return nil }
+        let command = loss.command(record)
+        if pid == getpid() { return "the runner" }
+        if let child = childRegistry?.name(ofAny: loss.chain(record)) {
+            return command.map { "\(child) (\($0))" } ?? child
+        }
+        return "\(command ?? "process") (pid \(pid))"
+    }
+}
