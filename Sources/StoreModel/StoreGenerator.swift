@@ -36,6 +36,10 @@ public struct StoreGenerator: Sendable {
     public func generate(at url: URL, model: ManagedObjectModel = .library, options: StoreOptions = StoreOptions()) throws -> Summary {
         let model = inheritance && !model.hasInheritance ? ManagedObjectModel.libraryWithInheritance : model
         let coordinator = PersistentStoreCoordinator(model: model)
+        // The generated store stands for an app's past: its attachment files have long been written back by the
+        // OS, so they are made durable here (Core Data itself does not fsync them; docs/fidelity.md).
+        var options = options
+        options.syncExternalFiles = true
         let store = try coordinator.addStore(at: url, options: options)
         defer { try? coordinator.remove(store) }
         if history { try store.withConnection { try PersistentHistory.enable($0) } }

@@ -19,19 +19,29 @@ import Testing
         var random = SeededRandom(seed: 5)
         var note = StoreGenerator.note(serial: 77_001, random: &random, folders: [], tags: [])
         note.attributes["attachment"] = .binary(Data(repeating: 9, count: 130_000))
-        let inserted = Mutex(false)
-        let added = note
+        // The page copy steps in lockstep with this test (the runner's gate): the support folder is staged before
+        // the first step, then one step, then a writer commits a note with an attachment, then the copy runs on.
+        let fifo = scratch.path("gate.fifo"), progress = scratch.path("gate.progress")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        let options = ReplaceOptions(allowClone: false,
+                                     backup: SQLiteBackup.Options(pagesPerStep: 1, gate: SQLiteBackup.Gate(fifo: fifo.path, progress: progress.path)))
+        let result = Mutex<Result<ReplaceReport, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
         let thread = Thread {
-            usleep(150_000)
-            _ = try? writer.save { try $0.insert(added) }
-            inserted.withLock { $0 = true }
+            let outcome = Result { try PersistentStoreCoordinator(model: .library).replace(at: backup, from: live, options: options) }
+            result.withLock { $0 = outcome }
+            done.signal()
         }
         thread.start()
-        // A slow page copy (one page per step) that restarts after the insert and ends with it.
-        var options = ReplaceOptions(allowClone: false)
-        options.backup = SQLiteBackup.Options(pagesPerStep: 1, stepDelay: 0.002)
-        let report = try PersistentStoreCoordinator(model: .library).replace(at: backup, from: live, options: options)
-        #expect(inserted.withLock { $0 }, "the writer committed during the page copy")
+        let gate = open(fifo.path, O_WRONLY | O_CLOEXEC)
+        #expect(gate >= 0)
+        var token: UInt8 = 1
+        #expect(write(gate, &token, 1) == 1)
+        while ((try? String(contentsOf: progress, encoding: .utf8)) ?? "").split(separator: "\n").count < 2 { usleep(10_000) }
+        try writer.save { try $0.insert(note) }
+        close(gate)
+        done.wait()
+        let report = try #require(result.withLock { $0 }).get()
         let copy = try PersistentStore(at: backup, model: .library, options: { var o = StoreOptions(); o.readOnly = true; return o }())
         defer { try? copy.close() }
         let read = try #require(try copy.object("Note", id: note.id), "the copied database holds the note")
