@@ -6,6 +6,15 @@ lifeboat_tools_dir="$(cd "$(dirname "$0")/.." && pwd)"
 lifeboat_root="$(cd "$lifeboat_tools_dir/../.." && pwd)"
 PATH="${LIFEBOAT_TOOLS_PATH:+$LIFEBOAT_TOOLS_PATH:}$lifeboat_root/.venv/bin:$PATH"
 export PATH
+# Stops with the shell's "not found" status (127) unless every tool named is on PATH, saying how to install it.
+# version.sh calls it first, so a missing tool is an environment error (the matrix's cells "not run"), never a
+# finding; `echo "x $(tool --version)"` alone would print a version line and succeed without the tool.
+need() {
+    for tool in "$@"; do
+        command -v "$tool" >/dev/null 2>&1 || { echo "$tool: not found on PATH ($PATH); run scripts/setup.sh" >&2; exit 127; }
+    done
+}
+
 # The store's folder (what a user would point a folder backup at) and its file name.
 store_dir="$(dirname "${LIFEBOAT_STORE:-/}")"
 store_name="$(basename "${LIFEBOAT_STORE:-/}")"

@@ -72,7 +72,10 @@ public final class Explorer {
     func run(_ scenario: Scenario) throws -> (RunResult, RunDirectory) {
         var quiet = settings
         quiet.progress = nil
-        return try ScenarioRunner(scenario: scenario, file: file, settings: quiet).run()
+        let (result, directory) = try ScenarioRunner(scenario: scenario, file: file, settings: quiet).run()
+        // A program that could not start judges nothing: exploring on would only repeat it (exit 2).
+        if let reason = result.environmentError { throw RunError.environment("not run: environment error: \(reason)") }
+        return (result, directory)
     }
 
     static func violated(_ result: RunResult) -> [Verdict] { result.verdicts.filter { $0.status == .violated } }

@@ -12,7 +12,7 @@ import Scenario
 ///
 /// N names the same operation in every run only when the runs interleave the same way: under the `turns`
 /// scheduler they do (one writer transaction at a time, in an order drawn from the seed); under `free` the
-/// operations of concurrent writers and steps race, and N can land on another operation (see the README).
+/// operations of concurrent writers and steps race, and N can land on another operation (see docs/campaigns.md).
 public struct FaultWalk {
     public struct Config: Sendable, Codable, Equatable {
         public var scenarioFile: String
@@ -58,7 +58,8 @@ public struct FaultWalk {
         public var fired: Bool
         /// The operation hit: op, path, offset, size and the writer or step behind it.
         public var hit: FaultHit?
-        /// "held", "violated" (some invariant) or "error" (the run itself failed).
+        /// "held", "violated" (some invariant), "error" (the run itself failed) or "not run" (a program could not
+        /// start: nothing was judged; `errors` says why, and a resumed walk tries N again).
         public var outcome: String
         public var violated: [String]
         public var evidence: [String]
@@ -85,6 +86,8 @@ public struct FaultWalk {
     }
 
     public static let stateFile = "walk.json"
+    /// A row's outcome when its run could not start a program (counted apart from held and violated).
+    public static let notRun = "not run"
 
     let base: Scenario
     let config: Config
@@ -153,7 +156,7 @@ public struct FaultWalk {
         } else {
             state = State(scenario: base.name, config: config)
         }
-        let done = Set(state.rows.map(\.n))
+        let done = Set(state.rows.filter { $0.outcome != FaultWalk.notRun }.map(\.n))
         for n in config.indices() {
             if state.finished != nil { break }
             if let max = config.max, n > max {
@@ -164,6 +167,14 @@ public struct FaultWalk {
             if Interruption.requested { break }
             let started = Date()
             let (row, coverage) = try runOne(n)
+            if row.outcome == Self.notRun {
+                // The environment, not N: stop here with the row in the table; a rerun in this directory tries N again.
+                state.rows.removeAll { $0.n == n }
+                state.rows.append(row)
+                state.rows.sort { $0.n < $1.n }
+                progress?("N=\(n): not run: \(row.errors.first ?? "")")
+                break
+            }
             if !row.fired, !row.errors.isEmpty {
                 // The run broke before the fault could fire: that says nothing about N. Stop without recording it,
                 // so a rerun in the same directory tries N again.
@@ -172,6 +183,7 @@ public struct FaultWalk {
             }
             state.coverage = RunCoverage.merged([state.coverage, coverage].compactMap { $0 })
             state.seconds += Date().timeIntervalSince(started)
+            state.rows.removeAll { $0.n == n }
             state.rows.append(row)
             state.rows.sort { $0.n < $1.n }
             progress?("N=\(n): \(row.fired ? (row.hit?.summary ?? "fired") : "no fault fired") -> \(row.outcome)\(row.violated.isEmpty ? "" : " (\(row.violated.joined(separator: ", ")))")")
@@ -190,9 +202,11 @@ public struct FaultWalk {
         let walkRule = result.faults.last { $0.name == "rule \(scenario.faults.rules.count - 1)" }
         let fired = (walkRule?.fired ?? 0) > 0
         let violated = result.verdicts.filter { $0.status == .violated }
-        var row = Row(n: n, fired: fired, hit: walkRule?.hit, outcome: violated.isEmpty ? (result.errors.isEmpty ? "held" : "error") : "violated",
+        let outcome = result.environmentError != nil ? Self.notRun : violated.isEmpty ? (result.errors.isEmpty ? "held" : "error") : "violated"
+        var row = Row(n: n, fired: fired, hit: walkRule?.hit, outcome: outcome,
                       violated: violated.map(\.invariant), evidence: Array(violated.flatMap(\.evidence).prefix(3)),
-                      cause: violated.compactMap(\.cause).first, errors: result.errors,
+                      cause: violated.compactMap(\.cause).first,
+                      errors: result.environmentError.map { ["environment error: \($0)"] } ?? result.errors,
                       seconds: Date().timeIntervalSince(started), report: runDirectory.url.path)
         if let first = violated.first {
             var repro = RunReports.replayable(scenario, file: config.scenarioFile)

@@ -12,7 +12,8 @@ public enum FaultWalkReport {
     public static func headline(_ state: FaultWalk.State) -> String {
         let c = state.config
         let failing = state.rows.filter { $0.outcome == "violated" }
-        return "\(state.rows.count) run(s) in \(String(format: "%.1f", state.seconds)) s over `\(c.ops.joined(separator: ","))` on `\(c.path)` -> `\(c.action)`"
+        let notRun = state.rows.filter { $0.outcome == FaultWalk.notRun }.count
+        return "\(state.rows.count - notRun) run(s)" + (notRun > 0 ? " (\(notRun) not run)" : "") + " in \(String(format: "%.1f", state.seconds)) s over `\(c.ops.joined(separator: ","))` on `\(c.path)` -> `\(c.action)`"
             + (c.shards > 1 ? ", shard \(c.shard)/\(c.shards)" : "")
             + "; first failing N: \(state.firstFailing.map { String($0.n) } ?? "none"); \(failing.count) failing N(s); "
             + (state.finished ?? "not finished (rerun with the same --directory to continue)")
@@ -25,7 +26,7 @@ public enum FaultWalkReport {
             let hit = row.fired ? (row.hit?.summary ?? "fired") : "(no fault fired)"
             lines.append("| \(row.n) | \(escape(hit)) | \(row.outcome) | \(row.violated.joined(separator: ", ")) | \(row.repro.map { "`\(URL(fileURLWithPath: $0).lastPathComponent)`" } ?? "") | \(URL(fileURLWithPath: row.report).lastPathComponent) |")
         }
-        let failing = state.rows.filter { $0.outcome != "held" && $0.fired }
+        let failing = state.rows.filter { $0.outcome != "held" && ($0.fired || $0.outcome == FaultWalk.notRun) }
         if !failing.isEmpty {
             lines += ["", "## Evidence", ""]
             for row in failing {

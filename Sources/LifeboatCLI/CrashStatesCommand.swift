@@ -27,9 +27,11 @@ struct CrashStatesCommand: ParsableCommand {
         let parsed = try ScenarioCommandSupport.load(file)
         var settings = ScenarioRunner.Settings.from(reports: URL(cliPath: reports), scratch: scratch.map { URL(cliPath: $0) })
         settings.progress = nil
+        let progress = Progress(total: nil, label: "points")
         let (summary, _) = try CrashStateRun.run(parsed, file: file.path, settings: settings, maxPoints: maxPoints, seed: seed) { line in
-            print("  " + line)
+            progress.update(line)
         }
+        progress.finish()
         let directory = try RunDirectory.create(root: URL(cliPath: reports), prefix: "crash-states-")
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Scenario
+import StoreModel
 
 /// A byte size written as 200MB, 64KiB, 1.5G or a plain number of bytes.
 struct ByteSize: ExpressibleByArgument, Sendable, CustomStringConvertible {
@@ -25,3 +26,5 @@ extension URL {
         self = URL(fileURLWithPath: cliPath).standardizedFileURL
     }
 }
+
+extension MigrateOptions.ExistingDestination: ExpressibleByArgument {}

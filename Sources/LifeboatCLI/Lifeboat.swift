@@ -9,9 +9,9 @@ public struct Lifeboat: AsyncParsableCommand {
         commandName: "lifeboat",
         abstract: "Prove that backup and restore of a Core Data-format SQLite store are correct.",
         subcommands: [
-            RunCommand.self, ReportCommand.self, ReplayCommand.self, ExploreCommand.self, WalkCommand.self, MatrixCommand.self, CrashStatesCommand.self, DrillCommand.self, BenchCommand.self, FaultFSCommand.self,
+            TryCommand.self, RunCommand.self, ReportCommand.self, ReplayCommand.self, ExploreCommand.self, WalkCommand.self, MatrixCommand.self, CrashStatesCommand.self, DrillCommand.self, BenchCommand.self, FaultFSCommand.self,
             StrategiesCommand.self, GenerateCommand.self, CheckCommand.self,
-            BackupCommand.self, RestoreCommand.self, RelocateCommand.self, WriterCommand.self, ReaderCommand.self, BenchChildCommand.self,
+            BackupCommand.self, RestoreCommand.self, RelocateCommand.self, WriterCommand.self, ReaderCommand.self, BenchChildCommand.self, CLIReferenceCommand.self,
         ])
 
     public init() {}

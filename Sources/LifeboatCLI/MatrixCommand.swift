@@ -5,7 +5,8 @@ import Scenario
 
 /// `lifeboat matrix DIR --seeds 1-5`: every tool recipe in every situation (`Scenarios/tools`), a table of held
 /// and caught cells with the tool versions, as Markdown, JSON and HTML in reports/<matrix-id>/. Exit 0 when every
-/// run showed its recipe's expectation, 1 when one did not, 2 for bad input or a tool that is not installed.
+/// run showed its recipe's expectation, 1 when one did not, 2 for bad input or a tool that is not installed (its
+/// cells are "not run"), 3 when a program could not start in some run (those cells are "not run").
 struct MatrixCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "matrix",
@@ -46,8 +47,10 @@ struct MatrixCommand: ParsableCommand {
         print("matrix \(matrix.id): \(recipes.count) recipe(s) x situations x \(seedList.count) seed(s)")
         let result: ToolMatrix.Result
         do {
+            let progress = Progress(total: recipes.reduce(0) { $0 + $1.situations.count } * seedList.count, label: "runs")
+            defer { progress.finish() }
             result = try ToolMatrix.run(recipes, seeds: seedList, matrix: matrix, settings: settings, command: command,
-                                        directory: directory, reproduce: reproduce) { line in print("  " + line) }
+                                        directory: directory, reproduce: reproduce) { line in progress.step(line) }
         } catch let error as ToolMatrix.MatrixError {
             throw CLIFailure.badInput(error.description)
         } catch RunError.interrupted {
@@ -56,11 +59,17 @@ struct MatrixCommand: ParsableCommand {
         try ToolMatrixReport.write(result, to: matrix)
         try matrix.markLatest()
         if let out { try ToolMatrixReport.publish(result, to: URL(cliPath: out)) }
-        let caught = result.cells.filter { !$0.held }.count
-        print("\(result.cells.count - caught) cell(s) held, \(caught) caught; \(matrix.url.path)/matrix.md" + (out.map { ", \($0)" } ?? ""))
+        let caught = result.cells.filter(\.caught).count
+        let notRun = result.notRunCount
+        print("\(result.cells.filter(\.held).count) cell(s) held, \(caught) caught, \(notRun) not run; \(matrix.url.path)/matrix.md" + (out.map { ", \($0)" } ?? ""))
         if !result.expectationsMet {
             print("some runs differ from their recipe's expectation (listed at the end of matrix.md)")
             throw ExitCode(1)
         }
+        // A tool that is not installed is the environment's fault (exit 2); other cells not run leave it incomplete (3).
+        if !result.environmentErrors.isEmpty {
+            throw CLIFailure.badInput("not run: " + result.environmentErrors.joined(separator: "; "))
+        }
+        if notRun > 0 { throw ExitCode(RunCommand.incompleteExitCode) }
     }
 }

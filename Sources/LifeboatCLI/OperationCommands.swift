@@ -11,6 +11,10 @@ struct StrategyArguments: ParsableArguments {
     @Option(help: "backup-api: fail after this many restarts.") var maxRestarts: Int?
     @Option(help: "command strategies: the shell command to run.") var command: String?
     @Flag(help: "replace: never clone, always copy.") var noClone = false
+    @Option(help: "migrate: a destination that already holds a store is appended to (append, the default) or emptied first (overwrite); the sources disagree, see docs/fidelity.md.")
+    var migrateExisting: MigrateOptions.ExistingDestination = .append
+    @Flag(help: "migrate on a store with no identity attribute: keep the source's primary keys in a fresh destination (Core Data hands out new ones; drills ask for this so their oracle can name objects by key).")
+    var keepSourceKeys = false
     @Flag(help: "backup-api, vacuum-into, sqlite3-cli: do not copy the external data folder.") var noExternalData = false
     @Option(help: ArgumentHelp("SQLite-level copies: stop dead after this many pages (the runner's crash point).",
                                 valueName: "N")) var holdAtPage: Int?
@@ -40,6 +44,8 @@ struct StrategyArguments: ParsableArguments {
         options.command = command
         options.allowClone = !noClone
         options.copyExternalData = !noExternalData
+        options.migrateExistingDestination = migrateExisting
+        options.keepSourceKeys = keepSourceKeys
         if let holdAtPage, let holdMarker { options.hold = SQLiteBackup.Hold(page: holdAtPage, marker: holdMarker) }
         if let gateFIFO, let gateProgress { options.gate = SQLiteBackup.Gate(fifo: gateFIFO, progress: gateProgress) }
         return options
@@ -59,6 +65,12 @@ func runStrategy(json: Bool, _ body: () throws -> StrategyOutcome) throws {
         }
         let details = outcome.details.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
         print("\(outcome.strategy): \(outcome.store) in \(String(format: "%.3f", outcome.seconds)) s \(details)")
+    } catch CommandError.environment(let reason) {
+        // Nothing of the program ran: an environment error (exit 2), never a finding about the program.
+        if json, let line = try? JSONEncoder().encode(EnvironmentFailureLine(environmentError: reason)) {
+            print(String(decoding: line, as: UTF8.self))
+        }
+        throw CLIFailure.badInput("environment: \(reason)")
     } catch let unknown as UnknownStrategy {
         throw CLIFailure.badInput(unknown.description)
     } catch let error as StoreError {

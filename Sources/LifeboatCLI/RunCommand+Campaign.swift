@@ -90,13 +90,18 @@ extension RunCommand {
         try folder.markLatest()
         Interruption.install()
         var hooks = CampaignRunner.Hooks()
+        // On a terminal, a progress line (pairs done of the slice, time left) between pairs; cleared before a run prints.
+        let progress = Progress(total: pairs.count, label: "pairs")
         hooks.willRun = { pair, position, total, attempt in
+            progress.finish()
             let expectation = campaign.drill(for: pair)?.scenario.expect.description ?? "?"
             print("== [\(position + 1)/\(total)] \(pair.scenario) seed \(pair.seed), expect \(expectation)" + (attempt > 0 ? " (rerun \(attempt) of \(repeatFailing))" : ""))
         }
         hooks.didRun = { _, result, directory, _ in Self.printRun(result, directory: directory) }
         var lastWrite = Date()
         hooks.didFinishPair = { entry, entries in
+            defer { progress.step() }
+            progress.finish()
             if entry.status != .ran { print("== \(entry.scenario) seed \(entry.seed): \(entry.status == .skipped ? "skipped" : "not run") — \(entry.reason ?? "")") }
             if let reproduction = entry.reproduction { print("   \(reproduction.invariant): \(reproduction.text)") }
             if entry.isFlaky { print("   FLAKY: the verdict changed between identical runs (\(entry.flaky.joined(separator: ", ")))") }
@@ -106,6 +111,7 @@ extension RunCommand {
             }
         }
         let entries = try CampaignRunner(campaign: campaign, settings: settings, options: options).run(pairs, hooks: hooks)
+        progress.finish()
         let final = summary(entries).withTallies()
         try folder.write(final)
         try folder.markLatest()
@@ -133,6 +139,10 @@ extension RunCommand {
             if verdict.status == .violated, let cause = verdict.cause { print("            cause: \(cause.prefix(400))") }
         }
         for error in result.errors { print("   run error: \(error)") }
+        if let reason = result.environmentError {
+            print("   \(TerminalStyle.outcome("NOT RUN", good: false)) environment error: \(reason) — report: \(directory.url.path)/report.html")
+            return
+        }
         print("   \(TerminalStyle.outcome(result.expectationMet ? "AS EXPECTED" : "UNEXPECTED", good: result.expectationMet)) (expected \(result.expectation)) in \(String(format: "%.1f", result.seconds)) s — report: \(directory.url.path)/report.html")
     }
 }

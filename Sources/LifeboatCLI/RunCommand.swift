@@ -55,6 +55,7 @@ struct RunCommand: ParsableCommand {
         }
         Interruption.install()
         var allMet = true
+        var environmentErrors: [String] = []
         var results: [RunResult] = []
         for (file, scenario) in parsed {
             print("== \(scenario.name) (\(file.lastPathComponent), seed \(scenario.seed), expect \(scenario.expect))")
@@ -67,6 +68,11 @@ struct RunCommand: ParsableCommand {
             }
             for error in result.errors { print("   run error: \(error)") }
             print("   \(TerminalStyle.outcome(result.expectationMet ? "AS EXPECTED" : "UNEXPECTED", good: result.expectationMet)) (expected \(result.expectation)) in \(String(format: "%.1f", result.seconds)) s — report: \(directory.url.path)/report.html")
+            if let reason = result.environmentError {
+                print("   \(TerminalStyle.outcome("NOT RUN", good: false)) environment error: \(reason)")
+                environmentErrors.append("\(scenario.name): \(reason)")
+                continue
+            }
             allMet = allMet && result.expectationMet
         }
         if let junit {
@@ -76,6 +82,8 @@ struct RunCommand: ParsableCommand {
             print("\(results.filter(\.expectationMet).count) of \(results.count) drills as expected; reports/latest is the last")
         }
         if !allMet { throw ExitCode(1) }
+        // A program that could not start is the environment's fault: nothing was judged (exit 2).
+        if let first = environmentErrors.first { throw CLIFailure.badInput("not run: environment error: \(first)") }
     }
 
     /// Files as given; directories expand to their *.yaml files (not descending into subfolders).

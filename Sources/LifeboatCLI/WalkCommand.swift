@@ -71,9 +71,12 @@ struct WalkCommand: ParsableCommand {
         let config = FaultWalk.Config(scenarioFile: file.path, ops: ops.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) },
                                       path: path, action: action, from: from, max: max, shard: k, shards: m,
                                       stopAtFailure: stopAtFailure)
+        // Ns run of those this shard will run up to --max (unknown without --max: a count and the time so far).
+        let walkProgress = Progress(total: max.map { Swift.max(0, ($0 - from) / m + 1) }, label: "Ns")
+        defer { walkProgress.finish() }
         let walk = FaultWalk(base: parsed, config: config, directory: walkDirectory,
                              settings: ScenarioCommandSupport.settings(reports: reports, scratch: scratch),
-                             progress: { @Sendable line in print("  " + line) })
+                             progress: { @Sendable line in walkProgress.step(line) })
         let state: FaultWalk.State
         do { state = try walk.run() } catch let error as FaultWalk.WalkError { throw CLIFailure.badInput(error.description) }
         print(FaultWalkReport.headline(state).replacingOccurrences(of: "`", with: ""))
@@ -82,6 +85,10 @@ struct WalkCommand: ParsableCommand {
         if let first = state.firstFailing {
             print("first failing N=\(first.n): \(first.violated.joined(separator: ", ")); replay: lifeboat replay \(first.repro ?? "?")")
             throw ExitCode(1)
+        }
+        if let notRun = state.rows.first(where: { $0.outcome == FaultWalk.notRun }) {
+            print("N=\(notRun.n) not run: \(notRun.errors.first ?? "")")
+            throw ExitCode(RunCommand.incompleteExitCode)
         }
     }
 }

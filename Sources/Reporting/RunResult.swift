@@ -29,6 +29,9 @@ public struct RunResult: Sendable, Codable {
     public var errors: [String]
     /// FaultFS fault coverage (runs on FaultFS only; absent in lifeboat.run/1 reports).
     public var coverage: RunCoverage?
+    /// Set when a program of the run could not start (not installed, misspelled, not executable): nothing was
+    /// judged, every verdict is not-applicable, and commands count the run as "not run" (exit 2 alone).
+    public var environmentError: String?
 
     public init(runID: String, scenario: String, scenarioFile: String, description: String, seed: UInt64, expectation: String,
                 expectationMet: Bool, startedAt: String, seconds: Double, verdicts: [Verdict], events: [TimelineEvent],

@@ -72,7 +72,7 @@ public final class CampaignRunner {
                 let first = try runOnce(drill, pair: pair, attempt: 0, hooks: hooks)
                 let firstInterrupted = Interruption.requested
                 var reruns: [(RunResult, String)] = []
-                if let (result, _) = first, !result.expectationMet, options.repeatFailing > 0 {
+                if let (result, _) = first, !result.expectationMet, result.environmentError == nil, options.repeatFailing > 0 {
                     for attempt in 1...options.repeatFailing {
                         if budgetSpent() || Interruption.requested { break }
                         hooks.willRun?(pair, position, pairs.count, attempt)
@@ -84,6 +84,13 @@ public final class CampaignRunner {
                 if let (_, path) = first, firstInterrupted {
                     // A run cut short by SIGINT/SIGTERM has no verdict worth counting.
                     entry = .absent(pair, expectation: expectation, status: .notRun, reason: "interrupted during its run (partial report in \(path))")
+                } else if let (result, path) = first, let reason = result.environmentError {
+                    // A program that could not start: nothing was judged, the pair is not run (exit 3), with the run's report.
+                    var notRun = SuiteEntry.ran(result, path: path, reruns: [])
+                    notRun.status = .notRun
+                    notRun.expectationMet = nil
+                    notRun.reason = "environment error: \(reason)"
+                    entry = notRun
                 } else if let (result, path) = first {
                     var ran = SuiteEntry.ran(result, path: path, reruns: reruns)
                     if options.reproduce > 0, !budgetSpent() {

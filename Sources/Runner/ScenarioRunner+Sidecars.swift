@@ -41,6 +41,7 @@ extension ScenarioRunner {
         let t = now()
         for (position, entry) in state.entries.enumerated() where entry.end == nil && Self.hasExited(entry.child) {
             endSidecar(position, ending: Self.ending(of: entry.child, crashed: crash != nil))
+            if let reason = Self.environmentFailure(of: entry.child) { throw RunError.environment("sidecar \(entry.sidecar.name): \(reason)") }
         }
         var waiting: [Scenario.Sidecar] = []
         for sidecar in state.pending {
@@ -80,6 +81,9 @@ extension ScenarioRunner {
             errors.append("sidecar \(sidecar.name) never started (start: \(sidecar.start); the run ended first)")
         }
         state.pending = []
+        for entry in state.entries where environmentError == nil {
+            if let reason = Self.environmentFailure(of: entry.child) { environmentError = "sidecar \(entry.sidecar.name): \(reason)" }
+        }
         for entry in state.entries {
             let output = entry.child.output
             let clean = entry.ending.map { $0.hasPrefix("stopped") || $0 == "exited with 0" || $0 == "killed by the crash" } ?? false

@@ -48,31 +48,31 @@ extension ScenarioRunner {
             return true
         }
 
-        var schedule = Schedule(scenario.schedule)
+        var timeline = Timeline(scenario)
+        var context = EventContext(live: live, scratch: scratch, volume: volume, children: children)
         while true {
             if try crashedByRule || crashIfFrozen(children: children, volume: volume, live: live) { break }
-            if let plan = scenario.faults.crash, plan.duringStep == nil, plan.afterCommits.map({ commits >= $0 }) ?? false {
-                try simulateCrash(plan, children: children, volume: volume, live: live, reason: "after \(commits) commits")
+            if let crash = timeline.dueCrash(commits: commits, seconds: nil) {
+                _ = try dispatch(crash, context)
                 break
             }
             let writersLeft = writers.indices.contains { taken[$0] < scenario.writers.transactions && writers[$0].isRunning }
             try tickSidecars(children: children, writersRunning: writersLeft)
-            if let (index, step) = schedule.due(commits: commits, seconds: 0, writersRunning: writersLeft) {
-                let crashPlan = scenario.faults.crash.flatMap { $0.duringStep == index ? $0 : nil }
-                let concurrentTurns = crashPlan == nil ? 0 : Int(random.next() % 9)
-                let lockstep = Lockstep(grantTurn: grantTurn, draw: { Int(random.next() % 4) })
-                try runStep(index, step, live: live, scratch: scratch, children: children, volume: volume, crashPlan: crashPlan,
-                            lockstep: lockstep) {
+            if let event = timeline.dueStep(commits: commits, seconds: 0, writersRunning: writersLeft) {
+                let concurrentTurns = event.crash == nil ? 0 : Int(random.next() % 9)
+                context.lockstep = Lockstep(grantTurn: grantTurn, draw: { Int(random.next() % 4) })
+                context.whileRunning = {
                     for _ in 0..<concurrentTurns where try grantTurn() {}
                 }
-                if crashPlan != nil { break }
+                _ = try dispatch(event, context)
+                context.lockstep = nil
+                context.whileRunning = nil
+                if event.crash != nil { break }
                 continue
             }
             if try !grantTurn() {
-                if !schedule.hasStepsDue(afterWriters: true) {
-                    for skipped in schedule.remaining {
-                        errors.append("schedule[\(skipped.index)] (\(skipped.step.action.rawValue) \(skipped.step.strategy)) never came due: the writers stopped first")
-                    }
+                if !timeline.hasStepsDue(afterWriters: true) {
+                    errors += timeline.neverDue
                     break
                 }
             }
@@ -85,9 +85,11 @@ extension ScenarioRunner {
             note("writer-\(index + 1)", .end, "exited with \(writer.status ?? 0)")
         }
         try tickSidecars(children: children, writersRunning: false)
-        while let (index, step) = schedule.due(commits: Int.max, seconds: .infinity, writersRunning: false) {
+        // What is left runs between no turns, and (after a crash) against the recovered store.
+        timeline.cancelCrash()
+        while let event = timeline.dueStep(commits: Int.max, seconds: .infinity, writersRunning: false) {
             try checkDeadline()
-            try runStep(index, step, live: live, scratch: scratch, children: children, volume: volume, crashPlan: nil)
+            _ = try dispatch(event, context)
         }
     }
 }

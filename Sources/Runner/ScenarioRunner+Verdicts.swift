@@ -35,14 +35,15 @@ extension ScenarioRunner {
             if liveBeforeRestore == nil { record(Invariants.storeChecks(live, label: "live store at the end")) }
         }
         let selected = scenario.invariants.isEmpty ? ScenarioParser.invariantNames : scenario.invariants
-        let verdicts = selected.map { name in
+        let verdicts = environmentError.map { voidedVerdicts(selected, reason: $0) } ?? selected.map { name in
             Verdict.combine(name, verdictParts[name] ?? [Verdict(name, .notApplicable, notApplicableReason(name))])
         }
-        let met: Bool
+        var met: Bool
         switch scenario.expect {
         case .pass: met = errors.isEmpty && verdicts.allSatisfy { $0.status != .violated }
         case .violation(let name): met = verdicts.contains { $0.invariant == name && $0.status == .violated }
         }
+        if environmentError != nil { met = false }
         let writers = Set(transactions.map(\.writer)).sorted().map { writer in
             let mine = transactions.filter { $0.writer == writer }
             let commits = mine.compactMap(\.ackAt)
@@ -55,10 +56,12 @@ extension ScenarioRunner {
         metrics["commitsPerSecond"] = metrics["commits"]! / max(0.001, writers.compactMap(\.lastCommit).max() ?? 1)
         for op in operations { if let peak = op.details["peakRSSKiB"].flatMap(Double.init) { metrics["\(op.name).peakRSSKiB"] = peak } }
         metrics["storeBytes"] = Double((StoreFiles.size(live) ?? 0) + (StoreFiles.size(StoreFiles(live).wal) ?? 0))
-        return RunResult(runID: runID, scenario: scenario.name, scenarioFile: scenarioFile, description: scenario.description,
-                         seed: scenario.seed, expectation: scenario.expect.description, expectationMet: met, startedAt: startedAt,
-                         seconds: now(), verdicts: verdicts, events: events, writers: writers, operations: operations,
-                         faults: faultSummaries, metrics: metrics, errors: errors, coverage: coverage)
+        var result = RunResult(runID: runID, scenario: scenario.name, scenarioFile: scenarioFile, description: scenario.description,
+                               seed: scenario.seed, expectation: scenario.expect.description, expectationMet: met, startedAt: startedAt,
+                               seconds: now(), verdicts: verdicts, events: events, writers: writers, operations: operations,
+                               faults: faultSummaries, metrics: metrics, errors: errors, coverage: coverage)
+        result.environmentError = environmentError
+        return result
     }
 
     func notApplicableReason(_ invariant: String) -> String {

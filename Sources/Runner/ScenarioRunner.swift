@@ -66,6 +66,8 @@ public final class ScenarioRunner {
     /// When the crash rule froze the volume (run clock), for telling its EIO artifacts from real failures.
     var frozenAt: Double?
     let sidecarState = SidecarState()
+    /// Set when a program of the run could not start (ScenarioRunner+Environment): the run then judges nothing.
+    var environmentError: String?
     /// The run's scratch directory (kept after the run only with `keepScratch`).
     public private(set) var scratchDirectory: URL?
 
@@ -125,6 +127,7 @@ public final class ScenarioRunner {
         } catch {
             errors.append("\(error)")
             note("runner", .error, "\(error)")
+            if environmentError == nil { environmentError = Self.environmentReason(error) }
         }
         stopSidecars()
         coverage = try? (volume as? FaultFSVolume)?.runCoverage()
@@ -137,6 +140,7 @@ public final class ScenarioRunner {
     }
 
     func execute(live: URL, history: URL, scratch: URL, volume: any StoreVolume, children: ChildRegistry) throws {
+        try preflightPrograms(environment: toolEnvironment(live: live, scratch: scratch, volume: volume))
         note("runner", .start, "generating \(scenario.store.objects) objects on \(volume.label)")
         var storeOptions = StoreOptions()
         storeOptions.journalMode = StoreOptions.JournalMode(rawValue: scenario.store.journalMode) ?? .wal
@@ -174,6 +178,7 @@ public final class ScenarioRunner {
             var writerConfig = config
             writerConfig.journalMode = scenario.store.journalMode
             writerConfig.externalDataGracePeriod = scenario.writers.externalDataGrace
+            writerConfig.syncExternalData = scenario.writers.syncExternalData
             if scenario.scheduler == "turns" {
                 let fifo = scratch.appendingPathComponent("turns-\(index + 1)")
                 guard mkfifo(fifo.path, 0o600) == 0 else { throw RunError.environment("mkfifo \(fifo.path): \(String(cString: strerror(errno)))") }
@@ -191,7 +196,8 @@ public final class ScenarioRunner {
             recordFaults(armed, volume: volume)
             return
         }
-        var schedule = Schedule(scenario.schedule)
+        var timeline = Timeline(scenario)
+        let context = EventContext(live: live, scratch: scratch, volume: volume, children: children)
         var crashed = false
         var exited = Set<Int>()
         var lastProgress = (t: now(), commits: 0)
@@ -217,26 +223,14 @@ public final class ScenarioRunner {
                                           operations.filter { $0.action == "restore" }.count, events.filter { $0.kind == .fault || $0.kind == .crash }.count))
                 lastProgress = (t, commits)
             }
-            if let plan = scenario.faults.crash, plan.duringStep == nil,
-               (plan.afterCommits.map { commits >= $0 } ?? false) || (plan.atSeconds.map { t >= $0 } ?? false) {
-                try simulateCrash(plan, children: children, volume: volume, live: live, reason: "after \(commits) commits")
-                crashed = true
-                break
-            }
-            if let (index, step) = schedule.due(commits: commits, seconds: t, writersRunning: running) {
-                if let plan = scenario.faults.crash, plan.duringStep == index {
-                    try runStep(index, step, live: live, scratch: scratch, children: children, volume: volume, crashPlan: plan)
-                    crashed = true
-                    break
-                }
-                try runStep(index, step, live: live, scratch: scratch, children: children, volume: volume, crashPlan: nil)
-                if crashedByRule { crashed = true; break }
+            if let event = timeline.next(commits: commits, seconds: t, writersRunning: running) {
+                if try dispatch(event, context) { crashed = true; break }
                 continue
             }
-            if !running && schedule.isFinished(writersRunning: false) { break }
-            // Steps at a time still come due once the writers are done (an idle store, a sidecar's schedule).
-            if !running && !schedule.hasStepsDue(afterWriters: true) && !schedule.remaining.contains(where: { $0.nextCommits == nil && $0.step.atSeconds != nil }) {
-                for skipped in schedule.remaining { errors.append("schedule[\(skipped.index)] (\(skipped.step.action.rawValue) \(skipped.step.strategy)) never came due: the writers stopped first") }
+            if !running && timeline.isFinished { break }
+            // Entries at a time still come due once the writers are done (an idle store, a sidecar's schedule).
+            if !running && !timeline.hasEntriesDueLater {
+                errors += timeline.neverDue
                 break
             }
             usleep(10_000)
@@ -246,10 +240,11 @@ public final class ScenarioRunner {
             note("writer-\(index + 1)", .end, "exited with \(writer.status ?? 0)")
         }
         if crashed {
-            // What is left of the schedule after a crash runs against the recovered store.
-            while let (index, step) = schedule.due(commits: Int.max, seconds: .infinity, writersRunning: false) {
+            // What is left of the timeline after a crash runs against the recovered store.
+            timeline.cancelCrash()
+            while let event = timeline.dueStep(commits: Int.max, seconds: .infinity, writersRunning: false) {
                 try checkDeadline()
-                try runStep(index, step, live: live, scratch: scratch, children: children, volume: volume, crashPlan: nil)
+                _ = try dispatch(event, context)
             }
         }
         recordFaults(armed, volume: volume)

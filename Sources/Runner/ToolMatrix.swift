@@ -12,14 +12,18 @@ import Strategies
 /// A small runner over `ScenarioRunner.run()` of its own: the campaign runner (`lifeboat run --seeds`) grows
 /// elsewhere, and the two are meant to meet later.
 public enum ToolMatrix {
-    /// The situations every recipe is run in, in the order of the table; other scenario names follow, sorted.
-    public static let situationOrder = ["idle", "live-wal", "attachments", "crash-during-backup", "crash-after-restore"]
+    /// The order of the table's columns (the situations themselves are the files in `DIR/_situations/`; one not
+    /// named here follows, sorted).
+    public static let situationOrder = ["idle", "live-wal", "attachments", "readers-snapshots", "crash-during-backup",
+                                        "crash-after-backup", "crash-after-restore"]
 
     public struct Recipe: Sendable {
         public var tool: String
         public var directory: URL
-        /// Situation name (the scenario file's name without .yaml) and the parsed scenario.
-        public var situations: [(name: String, file: URL, scenario: Scenario)]
+        /// Situation name (the scenario file's name without .yaml) and the parsed scenario. `measured` is false
+        /// for a situation the recipe has no file for: the situation itself runs with the recipe's scripts, and
+        /// there is no expectation to meet (the table shows what it found; add the file with its `expect:`).
+        public var situations: [(name: String, file: URL, scenario: Scenario, measured: Bool)]
     }
 
     public struct ToolInfo: Sendable, Codable, Equatable {
@@ -49,6 +53,16 @@ public enum ToolMatrix {
         public var repro: String?
         /// With `--reproduce N`: how often the caught run's finding came back in N identical runs.
         public var reproduction: Reproduction?
+
+        /// Why the run did not happen or judged nothing: the tool is not installed (its `version.sh` failed) or a
+        /// program could not start. Such a run is neither held nor caught.
+        public var notRun: String?
+
+        /// A run that never started: the recipe's tool is missing.
+        static func notRun(seed: UInt64, expectation: String, reason: String) -> Run {
+            Run(seed: seed, runID: "", held: false, violated: [], failures: [], evidence: [], crash: nil, expectation: expectation,
+                expectationMet: false, seconds: 0, report: "", repro: nil, notRun: reason)
+        }
     }
 
     public struct Cell: Sendable, Codable, Equatable {
@@ -57,6 +71,12 @@ public enum ToolMatrix {
         public var scenario: String
         public var runs: [Run]
         public var held: Bool { runs.allSatisfy(\.held) }
+        /// Runs that ran and found something (a not-run run is neither held nor caught).
+        public var caughtRuns: [Run] { runs.filter { !$0.held && $0.notRun == nil } }
+        public var notRunRuns: [Run] { runs.filter { $0.notRun != nil } }
+        public var caught: Bool { !caughtRuns.isEmpty }
+        /// Not caught, but some seed did not run: the cell is incomplete.
+        public var isNotRun: Bool { !caught && !notRunRuns.isEmpty }
         public var violated: [String] {
             ScenarioParser.invariantNames.filter { name in runs.contains { $0.violated.contains(name) } }
         }
@@ -77,7 +97,11 @@ public enum ToolMatrix {
         /// `DIR/_notes.md`, where there is one: how to read the table.
         public var notes: String?
         public var cells: [Cell]
-        public var expectationsMet: Bool { cells.allSatisfy { $0.runs.allSatisfy(\.expectationMet) } }
+        /// Recipes whose tool is not installed (`version.sh` failed), with the reason and the fix.
+        public var environmentErrors: [String] = []
+        /// Every run that ran showed its recipe's expectation (runs not run are counted apart).
+        public var expectationsMet: Bool { cells.allSatisfy { $0.runs.allSatisfy { $0.expectationMet || $0.notRun != nil } } }
+        public var notRunCount: Int { cells.filter(\.isNotRun).count }
     }
 
     public enum MatrixError: Error, CustomStringConvertible {
@@ -90,7 +114,8 @@ public enum ToolMatrix {
         }
     }
 
-    /// The recipes under `directory`: each subdirectory not starting with `_` or `.` that holds scenario files.
+    /// The recipes under `directory`: each subdirectory not starting with `_` or `.` that holds scenario files or
+    /// a `backup.sh`; each recipe gets every situation of `directory/_situations` it has no file for.
     /// A bad scenario file is a `ScenarioError` (file:line:column).
     public static func discover(_ directory: URL) throws -> [Recipe] {
         var isDirectory: ObjCBool = false
@@ -104,10 +129,21 @@ public enum ToolMatrix {
             guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else { continue }
             let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
                 .filter { $0.hasSuffix(".yaml") && !$0.hasPrefix("_") }
-            guard !files.isEmpty else { continue }
-            let situations = try files.map { file -> (String, URL, Scenario) in
+            // A recipe: scenario files of its own, or only its scripts (then every situation runs with them).
+            guard !files.isEmpty || FileManager.default.fileExists(atPath: folder.appendingPathComponent("backup.sh").path) else { continue }
+            var situations = try files.map { file -> (String, URL, Scenario, Bool) in
                 let url = folder.appendingPathComponent(file)
-                return (String(file.dropLast(".yaml".count)), url, try ScenarioParser.parse(file: url))
+                return (String(file.dropLast(".yaml".count)), url, try ScenarioParser.parse(file: url), true)
+            }
+            // Every situation of DIR/_situations the recipe has no file for, with the recipe's scripts; not for a
+            // recipe that runs a sidecar (its scenarios arrange the schedule around it, which a bare situation cannot).
+            if !situations.contains(where: { !$0.2.sidecars.isEmpty }) {
+                for (situation, file) in try situationFiles(in: directory) where !situations.contains(where: { $0.0 == situation }) {
+                    var scenario = try ScenarioParser.parse(file: file, defaultName: "\(name)-\(situation)")
+                    scenario.name = "\(name)-\(situation)"
+                    scenario.description = "\(situation): the situation with the recipe's backup.sh and restore.sh (no recipe file for it)"
+                    situations.append((situation, folder.appendingPathComponent("\(situation).yaml"), scenario, false))
+                }
             }
             recipes.append(Recipe(tool: name, directory: folder, situations: situations.sorted { order($0.0) < order($1.0) }))
         }
@@ -117,19 +153,30 @@ public enum ToolMatrix {
         return recipes
     }
 
+    /// The situations: `DIR/_situations/<name>.yaml`, by name, in table order (none when there is no such folder).
+    public static func situationFiles(in directory: URL) throws -> [(name: String, file: URL)] {
+        let folder = directory.appendingPathComponent("_situations")
+        guard FileManager.default.fileExists(atPath: folder.path) else { return [] }
+        return try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".yaml") }
+            .map { (String($0.dropLast(".yaml".count)), folder.appendingPathComponent($0)) }
+            .sorted { order($0.0) < order($1.0) }
+    }
+
     static func order(_ situation: String) -> (Int, String) {
         (situationOrder.firstIndex(of: situation) ?? situationOrder.count, situation)
     }
 
     /// The tool's version: the first line `version.sh` in the recipe prints. A tool that is not installed is an
-    /// environment problem (set up with scripts/setup.sh), never a skipped cell.
+    /// environment error (set up with scripts/setup.sh): the recipe's cells are "not run", never caught.
     public static func version(of recipe: Recipe) throws -> String {
         let script = recipe.directory.appendingPathComponent("version.sh")
         guard FileManager.default.fileExists(atPath: script.path) else { return "(no version.sh in the recipe)" }
         let result = try ChildProcess.run(URL(fileURLWithPath: "/bin/sh"), arguments: [script.path], timeout: 30)
         let line = result.output.split(separator: "\n").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
         guard result.status == 0, !line.isEmpty else {
-            throw MatrixError.environment("\(recipe.tool): `sh \(script.path)` failed (is the tool installed? run scripts/setup.sh): \(result.output.suffix(300))")
+            let said = result.output.trimmingCharacters(in: .whitespacesAndNewlines).suffix(300)
+            throw MatrixError.environment("\(recipe.tool) is not installed: `sh \(script.path)` failed with status \(result.status)"
+                                          + (said.isEmpty ? "" : " (\(said))") + (said.contains("setup.sh") ? "" : "; run scripts/setup.sh"))
         }
         return line
     }
@@ -141,10 +188,17 @@ public enum ToolMatrix {
         let started = Date()
         let startedAt = ISO8601DateFormatter().string(from: started)
         var tools: [ToolInfo] = []
+        var missing: [String: String] = [:]
         for recipe in recipes {
             let summary = (try? String(contentsOf: recipe.directory.appendingPathComponent("recipe.md"), encoding: .utf8))?
                 .split(separator: "\n").first.map(String.init) ?? recipe.situations.first.map { summaryOf($0.scenario.description) } ?? ""
-            tools.append(ToolInfo(recipe: recipe.tool, version: try version(of: recipe), summary: summary))
+            let version: String
+            do { version = try Self.version(of: recipe) } catch let MatrixError.environment(reason) {
+                missing[recipe.tool] = reason
+                log("\(recipe.tool): NOT RUN: \(reason)")
+                version = "not installed"
+            }
+            tools.append(ToolInfo(recipe: recipe.tool, version: version, summary: summary))
         }
         var runSettings = settings
         runSettings.reportsRoot = matrix.url.appendingPathComponent("runs")
@@ -156,13 +210,21 @@ public enum ToolMatrix {
                 var cell = Cell(recipe: recipe.tool, situation: situation.name, scenario: situation.scenario.name, runs: [])
                 for seed in seeds {
                     if Interruption.requested { throw RunError.interrupted }
+                    if let reason = missing[recipe.tool] {
+                        cell.runs.append(.notRun(seed: seed, expectation: situation.scenario.expect.description, reason: reason))
+                        continue
+                    }
                     var scenario = situation.scenario
                     scenario.seed = seed
                     let runner = try ScenarioRunner(scenario: scenario, file: situation.file.path, settings: runSettings)
                     let (result, runDirectory) = try runner.run()
                     if Interruption.requested { throw RunError.interrupted }
                     var run = summarize(result, seed: seed, report: "runs/\(runDirectory.id)")
-                    if !run.held {
+                    if !situation.measured {
+                        run.expectation = "none (no recipe file for this situation)"
+                        run.expectationMet = true
+                    }
+                    if run.notRun == nil, !run.held {
                         let name = "\(recipe.tool)-\(situation.name)-seed\(seed).yaml"
                         try Data(renderRepro(scenario, recipeFile: situation.file, violated: run.violated, reproDirectory: repros,
                                              note: "lifeboat matrix \(matrix.id): \(recipe.tool) in \(situation.name), seed \(seed)").utf8)
@@ -172,9 +234,9 @@ public enum ToolMatrix {
                                                                   times: reproduce, settings: runSettings)
                     }
                     log(String(format: "%@ %@ seed %llu: %@%@ (%.1f s)", recipe.tool, situation.name, seed,
-                               run.held ? "held" : "CAUGHT " + (run.violated + run.failures.map { _ in "step failed" }).joined(separator: ", ")
-                                   + (run.reproduction.map { ", \($0.text)" } ?? ""),
-                               run.expectationMet ? "" : " [not the recipe's expectation: \(run.expectation)]", run.seconds))
+                               run.notRun.map { "NOT RUN: \($0)" } ?? (run.held ? "held" : "CAUGHT " + (run.violated + run.failures.map { _ in "step failed" }).joined(separator: ", ")
+                                   + (run.reproduction.map { ", \($0.text)" } ?? "")),
+                               run.expectationMet || run.notRun != nil ? "" : " [not the recipe's expectation: \(run.expectation)]", run.seconds))
                     cell.runs.append(run)
                 }
                 cells.append(cell)
@@ -193,11 +255,17 @@ public enum ToolMatrix {
         return Result(matrixID: matrix.id, directory: directory, command: command, startedAt: startedAt,
                       seconds: Date().timeIntervalSince(started), seeds: seeds, tools: tools,
                       situations: situations.sorted { order($0) < order($1) }, situationNotes: notes,
-                      notes: try? String(contentsOf: root.appendingPathComponent("_notes.md"), encoding: .utf8), cells: cells)
+                      notes: try? String(contentsOf: root.appendingPathComponent("_notes.md"), encoding: .utf8), cells: cells,
+                      environmentErrors: missing.sorted { $0.key < $1.key }.map(\.value))
     }
 
     /// What one run showed: the invariants violated, and the steps or sidecars that failed on their own.
     static func summarize(_ result: RunResult, seed: UInt64, report: String) -> Run {
+        if let reason = result.environmentError {
+            var run = Run.notRun(seed: seed, expectation: result.expectation, reason: reason)
+            (run.runID, run.seconds, run.report) = (result.runID, result.seconds, report)
+            return run
+        }
         let violated = result.verdicts.filter { $0.status == .violated }
         var failures = result.operations.filter { !$0.succeeded && $0.error != "interrupted by the crash" && $0.action != "backup" }
             .map { "\($0.name) (\($0.action == "sidecar" ? "sidecar" : $0.strategy)) failed: \(($0.error ?? "").trimmingCharacters(in: .whitespacesAndNewlines).prefix(240))" }

@@ -49,7 +49,8 @@ public enum ToolMatrixReport {
                 + "Each tool runs unchanged through the smallest wrapper it needs (`\(result.directory)/<recipe>/`); "
                 + "every cell is one scenario run once per seed.", "",
             "**held**: no invariant was violated and every step finished, in every seed. **caught**: the invariants "
-                + "named were violated in the seeds counted; each finding has a repro file (`lifeboat replay FILE`).", "",
+                + "named were violated in the seeds counted; each finding has a repro file (`lifeboat replay FILE`). "
+                + "**not run**: the tool or a program could not start (not installed, not executable); nothing was judged.", "",
             "## Tools", "",
             "| recipe | version tested | what it runs |",
             "|---|---|---|",
@@ -75,11 +76,12 @@ public enum ToolMatrixReport {
             for situation in result.situations { if let note = result.situationNotes[situation] { lines.append("- \(note)") } }
         }
         if let notes = result.notes?.trimmingCharacters(in: .whitespacesAndNewlines), !notes.isEmpty { lines += ["", notes] }
-        let caught = result.cells.filter { !$0.held }
+        lines += notRunSection(result)
+        let caught = result.cells.filter(\.caught)
         lines += ["", "## Findings", ""]
-        if caught.isEmpty { lines.append("None: every recipe held in every situation.") }
+        if caught.isEmpty { lines.append(result.notRunCount == 0 ? "None: every recipe held in every situation." : "None in the cells that ran.") }
         for c in caught {
-            let failing = c.runs.filter { !$0.held }
+            let failing = c.caughtRuns
             lines.append("### \(c.recipe) in \(c.situation)")
             lines.append("")
             lines.append("Caught in \(failing.count) of \(c.runs.count) seed(s)" + (c.violated.isEmpty ? "" : ": \(c.violated.map { "`\($0)`" }.joined(separator: ", "))") + ".")
@@ -93,7 +95,7 @@ public enum ToolMatrixReport {
             lines.append("")
         }
         // The recipes' expectations are the tests' business: the published table shows what was measured.
-        let unmet = reproLinks != nil ? [] : result.cells.flatMap { c in c.runs.filter { !$0.expectationMet }.map { (c, $0) } }
+        let unmet = reproLinks != nil ? [] : result.cells.flatMap { c in c.runs.filter { !$0.expectationMet && $0.notRun == nil }.map { (c, $0) } }
         if !unmet.isEmpty {
             lines += ["## Runs that differ from their recipe's expectation", ""]
             for (c, run) in unmet {
@@ -107,7 +109,8 @@ public enum ToolMatrixReport {
     static func summary(_ c: ToolMatrix.Cell, links: String) -> String {
         let total = c.runs.count
         if c.held { return "held \(total)/\(total)" }
-        let failing = c.runs.filter { !$0.held }
+        if c.isNotRun { return "not run \(c.notRunRuns.count)/\(total)" }
+        let failing = c.caughtRuns
         var names = c.violated
         if failing.contains(where: { !$0.failures.isEmpty }) { names.append("step failed") }
         let reproLink = failing.first?.repro.map { " ([repro](\(links)\($0)))" } ?? ""
@@ -118,6 +121,21 @@ public enum ToolMatrixReport {
     static func rates(_ failing: [ToolMatrix.Run]) -> String {
         let rates = failing.compactMap { run in run.reproduction.map { "seed \(run.seed) \($0.text)" } }
         return rates.isEmpty ? "" : "; " + rates.joined(separator: ", ")
+    }
+
+    /// Cells that did not run, counted apart from held and caught, each with its reason (once per reason).
+    static func notRunSection(_ result: ToolMatrix.Result) -> [String] {
+        let cells = result.cells.filter { !$0.notRunRuns.isEmpty }
+        guard !cells.isEmpty else { return [] }
+        var lines = ["", "## Not run", "",
+                     "\(cells.count) cell(s) did not run in every seed; they are neither held nor caught (the matrix exits 3, or 2 when a tool is not installed)."]
+        var reasons: [String: [String]] = [:]
+        for c in cells { for run in c.notRunRuns { reasons[run.notRun ?? "", default: []].append("\(c.recipe) in \(c.situation), seed \(run.seed)") } }
+        for (reason, places) in reasons.sorted(by: { $0.key < $1.key }) {
+            lines.append("")
+            lines.append("- \(cell(reason)): \(places.prefix(8).joined(separator: "; "))\(places.count > 8 ? "; and \(places.count - 8) more" : "")")
+        }
+        return lines
     }
 
     static func cell(_ text: String) -> String {
@@ -137,9 +155,11 @@ public enum ToolMatrixReport {
                     rows += "<td></td>"
                     continue
                 }
-                let failing = c.runs.filter { !$0.held }
+                let failing = c.caughtRuns
                 if c.held {
                     rows += "<td class=held>held \(c.runs.count)/\(c.runs.count)</td>"
+                } else if c.isNotRun {
+                    rows += "<td class=notrun title=\"\(h(c.notRunRuns.first?.notRun ?? ""))\">not run \(c.notRunRuns.count)/\(c.runs.count)</td>"
                 } else {
                     let links = failing.compactMap { run in run.repro.map { "<a href=\"\(h($0))\">seed \(run.seed)</a>" } }.joined(separator: " ")
                     let what = c.violated + (failing.contains { !$0.failures.isEmpty } ? ["step failed"] : [])
@@ -153,7 +173,7 @@ public enum ToolMatrixReport {
         <!doctype html>
         <html><head><meta charset="utf-8"><title>Lifeboat matrix \(h(result.matrixID))</title>
         <style>body{font-family:system-ui,sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.4em .6em;vertical-align:top;text-align:left}
-        .held{background:#e6f4e6}.caught{background:#fbe3e3}small{color:#555;font-weight:normal}</style></head><body>
+        .held{background:#e6f4e6}.caught{background:#fbe3e3}.notrun{background:#eee}small{color:#555;font-weight:normal}</style></head><body>
         <h1>Real backup tools under Lifeboat</h1>
         <p>\(h(result.command)): matrix \(h(result.matrixID)), seeds \(result.seeds.map(String.init).joined(separator: ", ")), \(String(format: "%.0f", result.seconds)) s.
         Hover a caught cell for its evidence; the seed links are repro files for <code>lifeboat replay</code>.</p>

@@ -77,6 +77,9 @@ public struct Scenario: Sendable, Equatable, Codable {
         /// (`writers.external_data_grace`); nil means the store layer's default (`StoreOptions`). At 0 a backup that
         /// copies the support folder after its database snapshot can miss files, as it can with Core Data.
         public var externalDataGrace: Double?
+        /// fsync each new external data file and its folder before the commit (`writers.sync_external_data`).
+        /// Off by default: Core Data's save path does not (docs/fidelity.md).
+        public var syncExternalData = false
         public init() {}
     }
 
@@ -90,9 +93,18 @@ public struct Scenario: Sendable, Equatable, Codable {
         public var total: Int { insert + update + delete + link }
     }
 
-    /// A scheduled backup, restore or crash.
+    /// One entry of `schedule:`: an event of the run's timeline. Its kind (`action`) is the key that names it in
+    /// the file (`backup: STRATEGY`, `restore: STRATEGY`, ...); each kind parses its own keys
+    /// (`ScheduleEntryKind`), and the runner dispatches it to that kind's handler, so a new kind needs no edit here.
     public struct Step: Sendable, Equatable, Codable {
-        public enum Action: String, Sendable, Codable { case backup, restore }
+        /// The kind of the entry: an open set of names, one per registered kind.
+        public struct Action: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+            public var rawValue: String
+            public init(rawValue: String) { self.rawValue = rawValue }
+            public static let backup = Action(rawValue: "backup")
+            public static let restore = Action(rawValue: "restore")
+            public var description: String { rawValue }
+        }
         public var action: Action
         public var strategy: String
         /// When: after this many commits in all (`after_commits`), at this second (`at_seconds`), or once the
@@ -114,6 +126,10 @@ public struct Scenario: Sendable, Equatable, Codable {
         public var command: String?
         public var copyExternalData: Bool?
         public var allowClone: Bool?
+        /// migrate strategies: `append` (default) or `overwrite` an existing destination (contested; docs/fidelity.md).
+        public var migrateExisting: String?
+        /// Keys of kinds other than backup and restore, as their text (each kind reads and writes its own).
+        public var options: [String: String] = [:]
         public init(action: Action, strategy: String) {
             self.action = action
             self.strategy = strategy

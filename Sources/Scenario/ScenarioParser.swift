@@ -27,6 +27,15 @@ public enum ScenarioParser {
         return scenario
     }
 
+    /// Parses a file meant to be extended, such as a situation (`Scenarios/tools/_situations`), as `parse(file:)`
+    /// does, naming the scenario `name` when the file names none.
+    public static func parse(file url: URL, defaultName name: String) throws -> Scenario {
+        var visiting: [String] = []
+        var scenario = try load(url, visiting: &visiting)
+        if scenario.name.isEmpty { scenario.name = name }
+        return scenario
+    }
+
     /// Parses scenario text (for tests and for `repro.yaml` round trips).
     public static func parse(yaml: String, file: String = "<scenario>", base: Scenario? = nil) throws -> Scenario {
         let root = try compose(yaml, file: file)
@@ -145,6 +154,7 @@ public enum ScenarioParser {
             if let v = try writers.choice("synchronous", ["off", "normal", "full", "extra"]) { s.writers.synchronous = v }
             if let v = try writers.choice("checkpoint", ["auto", "none", "frequent", "truncate"]) { s.writers.checkpoint = v }
             if let v = try writers.double("external_data_grace", range: 0...3600) { s.writers.externalDataGrace = v }
+            if let v = try writers.bool("sync_external_data") { s.writers.syncExternalData = v }
             if var mix = try writers.mapping("mix") {
                 if let v = try mix.int("insert", range: 0...1000) { s.writers.mix.insert = v }
                 if let v = try mix.int("update", range: 0...1000) { s.writers.mix.update = v }
@@ -212,56 +222,6 @@ public enum ScenarioParser {
         }
         try reader.finish()
         return s
-    }
-
-    static func step(_ node: Node, index: Int, file: String) throws -> Scenario.Step {
-        var r = try NodeReader(node, file: file, context: "schedule[\(index)]")
-        let backup = try r.string("backup"), restore = try r.string("restore")
-        guard (backup == nil) != (restore == nil) else {
-            throw r.error(node, "schedule[\(index)] needs exactly one of `backup: STRATEGY` or `restore: STRATEGY`")
-        }
-        var step: Scenario.Step
-        if let backup {
-            guard StrategyCatalog.backups.contains(where: { $0.name == backup }) else {
-                throw r.error(r.node("backup"), "unknown backup strategy '\(backup)'; known: \(StrategyCatalog.backups.map(\.name).joined(separator: ", "))")
-            }
-            step = Scenario.Step(action: .backup, strategy: backup)
-        } else {
-            let name = restore!
-            guard StrategyCatalog.restores.contains(where: { $0.name == name }) else {
-                throw r.error(r.node("restore"), "unknown restore strategy '\(name)'; known: \(StrategyCatalog.restores.map(\.name).joined(separator: ", "))")
-            }
-            step = Scenario.Step(action: .restore, strategy: name)
-        }
-        step.afterCommits = try r.int("after_commits", range: 0...Self.maximumCommits)
-        step.atSeconds = try r.double("at_seconds", range: 0...86_400)
-        step.afterWriters = try r.bool("after_writers") ?? false
-        step.everyCommits = try r.int("every_commits", range: 1...Self.maximumCommits)
-        step.times = try r.int("times", range: 1...10_000) ?? 1
-        step.destination = try r.choice("destination", ["fresh", "reuse"]) ?? "fresh"
-        step.pagesPerStep = try r.int("pages_per_step", range: -1...1_000_000)
-        if step.pagesPerStep == 0 {
-            // sqlite3_backup_step(0) copies nothing: the backup would never progress.
-            throw r.error(r.node("pages_per_step"), "schedule[\(index)].pages_per_step must be -1 (all at once) or between 1 and 1000000, not 0")
-        }
-        step.stepDelay = try r.double("step_delay", range: 0...10)
-        step.maxRestarts = try r.int("max_restarts", range: 0...1_000_000)
-        step.command = try r.string("command")
-        step.copyExternalData = try r.bool("copy_external_data")
-        step.allowClone = try r.bool("allow_clone")
-        let triggers = [step.afterCommits != nil, step.atSeconds != nil, step.afterWriters].filter { $0 }.count
-        if triggers > 1 { throw r.error(node, "schedule[\(index)] takes one of after_commits, at_seconds, after_writers") }
-        if triggers == 0 {
-            if step.action == .restore { step.afterWriters = true } else { step.afterCommits = 0 }
-        }
-        if step.strategy == "command", step.command == nil {
-            throw r.error(node, "schedule[\(index)] uses the command strategy but gives no `command:`")
-        }
-        if step.action == .restore, step.times != 1 || step.everyCommits != nil {
-            throw r.error(node, "schedule[\(index)]: a restore runs once (no times or every_commits)")
-        }
-        try r.finish()
-        return step
     }
 
     static func rule(_ node: Node, index: Int, file: String, steps: Int) throws -> Scenario.Rule {

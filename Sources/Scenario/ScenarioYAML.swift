@@ -28,24 +28,10 @@ public enum ScenarioYAML {
         out.append("  synchronous: \(s.writers.synchronous)")
         out.append("  checkpoint: \(s.writers.checkpoint)")
         if let v = s.writers.externalDataGrace { out.append("  external_data_grace: \(v)") }
+        if s.writers.syncExternalData { out.append("  sync_external_data: true") }
         out.append("  mix: {insert: \(s.writers.mix.insert), update: \(s.writers.mix.update), delete: \(s.writers.mix.delete), link: \(s.writers.mix.link)}")
         if let r = s.readers { out.append("readers: {count: \(r.count), hold: \(r.hold), every: \(r.every)}") }
-        out.append(s.schedule.isEmpty ? "schedule: []" : "schedule:")
-        for step in s.schedule {
-            out.append("  - \(step.action.rawValue): \(step.strategy)")
-            if let v = step.afterCommits { out.append("    after_commits: \(v)") }
-            if let v = step.atSeconds { out.append("    at_seconds: \(v)") }
-            if step.afterWriters { out.append("    after_writers: true") }
-            if let v = step.everyCommits { out.append("    every_commits: \(v)") }
-            if step.times != 1 { out.append("    times: \(step.times)") }
-            if step.action == .backup { out.append("    destination: \(step.destination)") }
-            if let v = step.pagesPerStep { out.append("    pages_per_step: \(v)") }
-            if let v = step.stepDelay { out.append("    step_delay: \(v)") }
-            if let v = step.maxRestarts { out.append("    max_restarts: \(v)") }
-            if let v = step.command { out.append("    command: \(quote(v))") }
-            if let v = step.copyExternalData { out.append("    copy_external_data: \(v)") }
-            if let v = step.allowClone { out.append("    allow_clone: \(v)") }
-        }
+        out += scheduleLines(s.schedule)
         out += sidecarLines(s.sidecars)
         out.append("faults:")
         out.append("  mount: \(s.faults.mount)")

@@ -97,7 +97,7 @@ enum ContentComparison {
         }
         // Pass 2: every object's full digest: attributes, to-one targets, many-to-many targets. History rows are
         // compared by count elsewhere.
-        for (table, entities) in schema.entityTables where schema.columns[table] != nil && !entities.contains(where: \.isHistory) {
+        for (table, entities) in schema.entityTables where schema.columns[table] != nil && !entities.contains(where: \.isFramework) {
             let toOnes = schema.toOnes[table] ?? []
             let names = Dictionary(entities.map { ($0.number, $0.name) }, uniquingKeysWith: { first, _ in first })
             let joinKeys = schema.joinTables.map(\.key).filter { linked[table + "." + $0] != nil }
@@ -136,7 +136,7 @@ enum ContentComparison {
         for column in schema.columns[table] ?? [] where StoreSchema.isEntityTypeColumn(column.name) {
             skipped.insert(column.name)
         }
-        if schema.entityTables.first(where: { $0.table == table })?.entities.contains(where: \.isHistory) == true {
+        if schema.entityTables.first(where: { $0.table == table })?.entities.contains(where: \.isFramework) == true {
             // History rows name the changed object by key (ZENTITYPK): renumbered with it, so not content.
             skipped.insert("ZENTITYPK")
         }

@@ -85,7 +85,7 @@ public enum StoreComparison {
     static func compareObjects(_ sides: Sides, _ report: inout CheckReport) throws {
         // Persistent history is Core Data's record of saves, not the app's objects: a copy made by migrate has
         // its own (or none), so it is compared by count only, as a warning.
-        let history = Set((sides.actual.store.entities + sides.expected.store.entities).filter(\.isHistory).map(\.name))
+        let history = Set((sides.actual.store.entities + sides.expected.store.entities).filter(\.isFramework).map(\.name))
         for name in history.sorted() {
             let mine = sides.actual.store.entity(named: name), theirs = sides.expected.store.entity(named: name)
             let count = { (side: (store: InspectedStore, db: Database), entity: InspectedStore.Entity?) throws -> Int in

@@ -61,7 +61,7 @@ public enum StoreVerifier {
         guard let metadata = store.metadata else { return }
         if metadata.storeType != "SQLite" { report.add(Finding(.violation, .metadata, "NSStoreType is \(metadata.storeType), not SQLite")) }
         // Persistent-history entities carry no version hash: they are Core Data's, not the model's.
-        for entity in store.entities where !entity.isHistory && metadata.versionHashes[entity.name] == nil {
+        for entity in store.entities where !entity.isFramework && metadata.versionHashes[entity.name] == nil {
             report.add(Finding(.violation, .metadata, entity: entity.name, "entity has no version hash in NSStoreModelVersionHashes"))
         }
         if let model = store.model, model.versionHashes != metadata.versionHashes {
@@ -82,7 +82,7 @@ public enum StoreVerifier {
             let numbers = entities.map { String($0.number) }.joined(separator: ",")
             let maxKey = entities.map(\.max).max() ?? 0
             // History rows have Z_OPT NULL by design: Core Data never updates them.
-            let optionalOpt = entities.allSatisfy(\.isHistory)
+            let optionalOpt = entities.allSatisfy(\.isFramework)
             guard let row = try Row.fetchOne(db, sql: """
                 SELECT max(Z_PK) AS maxpk, count(*) AS n, sum(typeof(Z_PK) != 'integer') AS badpk,
                        sum(Z_ENT NOT IN (\(numbers)) OR Z_ENT IS NULL) AS badent,

@@ -29,9 +29,9 @@ enum ColumnCoding {
         }
     }
 
-    /// Decodes a column value; external references are resolved by `resolveExternal`.
+    /// Decodes a column value; external references are resolved by `resolveExternal` (nil: the value is nil).
     static func decode(_ value: DatabaseValue, _ attribute: AttributeDescription,
-                       resolveExternal: (String) throws -> Data) throws -> AttributeValue {
+                       resolveExternal: (String) throws -> Data?) throws -> AttributeValue {
         if value.isNull { return .null }
         switch attribute.type {
         case .integer64: return Int64.fromDatabaseValue(value).map(AttributeValue.integer) ?? .null
@@ -47,7 +47,7 @@ enum ColumnCoding {
             }
             switch reference {
             case .inline(let bytes): return .binary(bytes)
-            case .external(let name): return .binary(try resolveExternal(name))
+            case .external(let name): return try resolveExternal(name).map(AttributeValue.binary) ?? .null
             }
         }
     }

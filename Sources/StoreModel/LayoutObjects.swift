@@ -29,7 +29,7 @@ public enum LayoutObjects {
     /// Every object of the store's entities (persistent-history rows aside: Core Data writes them on every save).
     public static func all(_ db: Database, schema: StoreSchema, files: StoreFiles) throws -> [Object] {
         var result: [Object] = []
-        for (table, entities) in schema.entityTables where schema.columns[table] != nil && !entities.contains(where: \.isHistory) {
+        for (table, entities) in schema.entityTables where schema.columns[table] != nil && !entities.contains(where: \.isFramework) {
             let keys = try Int64.fetchAll(db, sql: "SELECT Z_PK FROM \(table.quotedDatabaseIdentifier) WHERE typeof(Z_PK) = 'integer' ORDER BY Z_PK")
             for key in keys {
                 if let object = try object(db, schema: schema, files: files, table: table, key: key) { result.append(object) }

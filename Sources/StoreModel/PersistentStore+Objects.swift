@@ -69,8 +69,9 @@ extension PersistentStore {
 
     /// Streams the objects of an entity through `body` without holding them all: memory stays flat.
     ///
-    /// A missing external data file is an error, as in Core Data, unless `placeholderForMissingData` is set: then
-    /// the value reads as those bytes followed by the file name, so checkers can go on and report it.
+    /// A missing external data file reads as nil, as Core Data materialises such a row (no error), unless
+    /// `placeholderForMissingData` is set: then the value reads as those bytes followed by the file name, so
+    /// checkers can go on and report it.
     public func forEachObject(_ entityName: String, _ db: Database, filter: String? = nil,
                               arguments: StatementArguments = [], limit: Int? = nil,
                               placeholderForMissingData: Data? = nil,
@@ -101,12 +102,7 @@ extension PersistentStore {
             var object = ManagedObject(entity: entity.name, id: id)
             for attribute in entity.attributes where attribute.name != model.identityAttribute {
                 let value = try ColumnCoding.decode(row[StoreLayout.columnName(attribute.name)] ?? .null, attribute) { name in
-                    do {
-                        return try ExternalDataFiles.read(name, in: files, entity: entity.name)
-                    } catch {
-                        guard let placeholder = placeholderForMissingData else { throw error }
-                        return placeholder + Data(name.utf8)
-                    }
+                    ExternalDataFiles.read(name, in: files) ?? placeholderForMissingData.map { $0 + Data(name.utf8) }
                 }
                 if value != .null { object.attributes[attribute.name] = value }
             }

@@ -132,6 +132,16 @@ public final class PersistentStore: Sendable {
                        arguments: [metadata.storeUUID, try metadata.plistData()])
     }
 
+    /// `setMetadata(_:for:)`: writes the store's metadata (an app's own keys in `otherKeys`) in one transaction.
+    public func setMetadata(_ metadata: StoreMetadata) throws {
+        try queue.inDatabase { db in
+            try db.inTransaction(.immediate) {
+                try Self.writeMetadata(db, metadata)
+                return .commit
+            }
+        }
+    }
+
     static func readEntityNumbers(_ db: Database) throws -> [String: Int64] {
         var numbers: [String: Int64] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME FROM Z_PRIMARYKEY") {

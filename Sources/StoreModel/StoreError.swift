@@ -15,7 +15,9 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case missingStore(String)
     case storeNotLoaded(String)
     case alreadyLoaded(String)
-    case missingExternalData(file: String, entity: String)
+    /// Creating or writing an external data file's `<name>.interim` failed (errno): Core Data raises
+    /// NSInternalInconsistencyException here and the app aborts, so a writer ends its process on it.
+    case interimFileFailed(String, errno: Int32)
     case unknownObject(entity: String, id: UUID)
     case invalidObject(String)
     case sqlite(String)
@@ -43,7 +45,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .missingStore(let path): "no store at \(path)"
         case .storeNotLoaded(let path): "store \(path) is not loaded in this coordinator"
         case .alreadyLoaded(let path): "store \(path) is already loaded in this coordinator"
-        case .missingExternalData(let file, let entity): "external data file \(file) of a \(entity) is missing"
+        case .interimFileFailed(let path, let code):
+            "Can't create externalDataReference interim file \(path): \(code) (\(String(cString: strerror(code))))"
         case .unknownObject(let entity, let id): "no \(entity) with identity \(id)"
         case .invalidObject(let reason): "invalid object: \(reason)"
         case .sqlite(let message): "SQLite: \(message)"

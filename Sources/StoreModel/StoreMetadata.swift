@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 /// The store metadata Core Data keeps in `Z_METADATA`: the store UUID in the `Z_UUID` column, the rest as a
@@ -13,8 +14,9 @@ public struct StoreMetadata: Sendable, Equatable {
     public var versionIdentifiers: [String]
     public var frameworkVersion: Int
     public var autoVacuumLevel: String
-    /// Keys this model does not interpret, kept so a real Core Data store round-trips.
-    public var otherKeys: [String: String]
+    /// Keys this model does not interpret (an app's own metadata, keys of newer frameworks), kept with their
+    /// plist types so a real Core Data store round-trips and migrate carries them.
+    public var otherKeys: [String: PlistValue]
 
     public init(storeUUID: String = UUID().uuidString, model: ManagedObjectModel) {
         self.storeUUID = storeUUID
@@ -36,9 +38,22 @@ public struct StoreMetadata: Sendable, Equatable {
             "NSStoreModelVersionIdentifiers": versionIdentifiers,
             "NSPersistenceFrameworkVersion": frameworkVersion,
             "_NSAutoVacuumLevel": autoVacuumLevel,
+            "NSStoreModelVersionHashesDigest": Self.versionHashesDigest(versionHashes),
         ]
-        for (key, value) in otherKeys where dictionary[key] == nil { dictionary[key] = value }
+        for (key, value) in otherKeys where dictionary[key] == nil { dictionary[key] = value.object }
         return try PropertyListSerialization.data(fromPropertyList: dictionary, format: .binary, options: 0)
+    }
+
+    /// `NSStoreModelVersionHashesDigest`, as Core Data (framework 1048 and later) writes it: the base64 of the
+    /// SHA-512 of every entity name (UTF-8) followed by its version hash, in name order. Checked against the
+    /// digests of the real stores in Tests/Fixtures/RealStores.
+    public static func versionHashesDigest(_ hashes: [String: Data]) -> String {
+        var hasher = SHA512()
+        for name in hashes.keys.sorted(by: { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }) {
+            hasher.update(data: Data(name.utf8))
+            hasher.update(data: hashes[name]!)
+        }
+        return Data(hasher.finalize()).base64EncodedString()
     }
 
     /// Decodes a plist written by Core Data or by this model; missing keys are errors only where Core Data needs them.
@@ -67,9 +82,13 @@ public struct StoreMetadata: Sendable, Equatable {
         frameworkVersion = (dictionary["NSPersistenceFrameworkVersion"] as? NSNumber)?.intValue ?? 0
         autoVacuumLevel = (dictionary["_NSAutoVacuumLevel"] as? String) ?? ""
         let known: Set = ["NSStoreUUID", "NSStoreType", "NSStoreModelVersionHashes", "NSStoreModelVersionHashesVersion",
-                          "NSStoreModelVersionIdentifiers", "NSPersistenceFrameworkVersion", "_NSAutoVacuumLevel"]
-        var others: [String: String] = [:]
-        for (key, value) in dictionary where !known.contains(key) { others[key] = "\(value)" }
+                          "NSStoreModelVersionIdentifiers", "NSPersistenceFrameworkVersion", "_NSAutoVacuumLevel",
+                          "NSStoreModelVersionHashesDigest"]
+        var others: [String: PlistValue] = [:]
+        for (key, value) in dictionary where !known.contains(key) {
+            guard let typed = PlistValue(value) else { throw StoreError.badMetadata("metadata key \(key) holds a value no plist can") }
+            others[key] = typed
+        }
         otherKeys = others
     }
 }

@@ -15,16 +15,16 @@ public struct StoreOptions: Sendable, Hashable, Codable {
     public var readOnly = false
     /// Binary values of at least this many bytes go to `_EXTERNAL_DATA` (Core Data's threshold is undocumented).
     public var externalStorageThreshold = 100 * 1024
-    /// fsync external data files before the transaction that references them commits.
-    public var syncExternalFiles = true
+    /// fsync external data files (and their folder) before the transaction that references them commits.
+    /// Core Data does not (iOS 26.1, decompiled: no fsync between the interim write and the rename), so the
+    /// default is off; scenario key `writers.sync_external_data` turns it on for another OS version's behaviour.
+    public var syncExternalFiles = false
     /// Seconds an external data file outlives the save that made it obsolete (scenario key
-    /// `writers.external_data_grace`). Core Data does not document when it deletes old external data files;
-    /// what is known is that it does not delete them inside the save (a reader's snapshot taken just before still
-    /// finds them) and that they go later, on a later save or when the coordinator cleans up, after an
-    /// unspecified delay. The 5 s default is this model's choice, long enough for the drills' backups to finish
-    /// with the files still there; it is not a Core Data figure. Use 0 to model the earliest deletion Core Data
-    /// might do, where a backup that copies the support folder after its database snapshot misses files.
-    public var externalDataGracePeriod: Double = 5
+    /// `writers.external_data_grace`). Core Data (iOS 26.1, decompiled) deletes replaced and deleted external data
+    /// files right after the commit, inside the same `save()`, so the default is 0: a backup that copies the
+    /// support folder after its database snapshot misses them, as on a device. A positive grace models a Core Data
+    /// that deletes later; it is a knob, not a Core Data figure (docs/fidelity.md).
+    public var externalDataGracePeriod: Double = 0
     /// Seconds to wait on SQLITE_BUSY before failing.
     public var busyTimeout: Double = 30
 

@@ -24,8 +24,37 @@ public struct StoreSchema: Sendable {
         public var max: Int64
         /// The table holding its rows (its root entity's table); may be missing from a damaged store.
         public var table: String
-        /// One of the persistent-history entities (table prefix `A`, `Z_OPT` NULL, no version hash).
-        public var isHistory: Bool
+        /// Which of Core Data's own entities this is (nil: one of the app's model), from `frameworkKind`.
+        public var framework: FrameworkEntity?
+        /// One of the persistent-history entities (CHANGE, TRANSACTION, TRANSACTIONSTRING: table prefix `A`,
+        /// `Z_OPT` NULL, no version hash).
+        public var isHistory: Bool { framework == .history }
+        /// One of Core Data's own entities (history, CloudKit mirroring, or another numbered 16000+): rows the
+        /// framework writes, never the app's objects.
+        public var isFramework: Bool { framework != nil }
+    }
+
+    /// Kinds of entities Core Data adds to a store beside the app's model.
+    public enum FrameworkEntity: String, Sendable, Hashable {
+        /// Persistent history: CHANGE, TRANSACTION, TRANSACTIONSTRING.
+        case history
+        /// NSPersistentCloudKitContainer's mirroring entities (NSCKRecordMetadata, ...: tables `ANSCK*`).
+        case cloudKit
+        /// Numbered in the framework's range but not a name this model knows.
+        case other
+    }
+
+    /// Names of the persistent-history entities in `Z_PRIMARYKEY`.
+    public static let historyEntityNames: Set<String> = ["CHANGE", "TRANSACTION", "TRANSACTIONSTRING"]
+
+    /// Classifies an entity by its `Z_PRIMARYKEY` name, not its number: Core Data numbers all of its own
+    /// entities from 16000 (history and CloudKit mirroring alike), so a number tells only that it is the
+    /// framework's. Extend here for new framework entities.
+    public static func frameworkKind(name: String, number: Int64) -> FrameworkEntity? {
+        guard historyEntityNumbers.contains(number) else { return nil }
+        if historyEntityNames.contains(name) { return .history }
+        if name.hasPrefix("NSCK") { return .cloudKit }
+        return .other
     }
 
     public struct JoinTable: Sendable, Hashable {
@@ -44,7 +73,7 @@ public struct StoreSchema: Sendable {
         public var destinationTable: String?
     }
 
-    /// Numbers from which Core Data numbers its persistent-history entities.
+    /// Numbers from which Core Data numbers its own entities (persistent history, CloudKit mirroring).
     public static let historyEntityNumbers: ClosedRange<Int64> = 16000...16999
 
     public var entities: [Entity] = []
@@ -131,7 +160,7 @@ public struct StoreSchema: Sendable {
                 continue
             }
             byNumber[number] = Entity(number: number, name: name, superNumber: superNumber, max: max, table: "",
-                                      isHistory: Self.historyEntityNumbers.contains(number))
+                                      framework: Self.frameworkKind(name: name, number: number))
         }
         for (number, var entity) in byNumber {
             var root = entity
@@ -143,7 +172,7 @@ public struct StoreSchema: Sendable {
                 problems.append("entity \(entity.name) names a Z_SUPER \(entity.superNumber) that Z_PRIMARYKEY does not list")
             }
             let plain = "Z" + root.name.uppercased(), history = "A" + root.name.uppercased()
-            entity.table = entity.isHistory && columns[history] != nil ? history : (columns[plain] == nil && columns[history] != nil ? history : plain)
+            entity.table = entity.isFramework && columns[history] != nil ? history : (columns[plain] == nil && columns[history] != nil ? history : plain)
             byNumber[number] = entity
         }
         entities = byNumber.values.sorted { $0.number < $1.number }
@@ -216,7 +245,7 @@ public struct StoreSchema: Sendable {
             return entity.table
         }
         let bare = String(relationship.reversed().drop { $0.isASCII && $0.isNumber }.reversed())
-        let candidates = entities.filter { !$0.isHistory }
+        let candidates = entities.filter { !$0.isFramework }
         if let exact = candidates.first(where: { $0.name.uppercased() == bare }) { return exact.table }
         let tails = candidates.filter { $0.name.uppercased().hasSuffix(bare) }
         return Set(tails.map(\.table)).count == 1 ? tails.first?.table : nil

@@ -1,3 +1,4 @@
+import ChildProcesses
 import Foundation
 import StoreModel
 
@@ -12,11 +13,12 @@ public struct CommandBackup: BackupStrategy {
     public func backup(live: URL, into directory: URL, model: ManagedObjectModel, options: StrategyOptions) throws -> StrategyOutcome {
         try timed {
             guard let command = options.command else { throw CommandError.missingCommand("backup command") }
+            if let reason = EnvironmentFailure.preflight(command: command) { throw CommandError.environment(reason) }
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             let result = try ChildProcess.shell(command, environment: [
                 "LIFEBOAT_STORE": live.path, "LIFEBOAT_BACKUP_DIR": directory.path,
             ], timeout: options.timeout)
-            guard result.status == 0 else { throw CommandError.failed(command, result.status, result.output) }
+            try result.check(command)
             var outcome = StrategyOutcome(strategy: name, store: backupStore(for: live, in: directory))
             outcome.details["command"] = command
             return outcome
@@ -34,10 +36,11 @@ public struct CommandRestore: RestoreStrategy {
     public func restore(backup: URL, over live: URL, model: ManagedObjectModel, options: StrategyOptions) throws -> StrategyOutcome {
         try timed {
             guard let command = options.command else { throw CommandError.missingCommand("restore command") }
+            if let reason = EnvironmentFailure.preflight(command: command) { throw CommandError.environment(reason) }
             let result = try ChildProcess.shell(command, environment: [
                 "LIFEBOAT_BACKUP": backup.path, "LIFEBOAT_STORE": live.path,
             ], timeout: options.timeout)
-            guard result.status == 0 else { throw CommandError.failed(command, result.status, result.output) }
+            try result.check(command)
             var outcome = StrategyOutcome(strategy: name, store: live)
             outcome.details["command"] = command
             return outcome

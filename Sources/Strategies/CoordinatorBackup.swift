@@ -15,7 +15,9 @@ public struct MigrateBackup: BackupStrategy {
             if options.singleFileBackup { destinationOptions.journalMode = .delete }
             let target = backupStore(for: live, in: directory)
             let report = try MigrateOperation.run(from: live, to: target, model: model, sourceOptions: options.storeOptions,
-                                                  destinationOptions: destinationOptions, vacuum: options.vacuum)
+                                                  destinationOptions: destinationOptions, vacuum: options.vacuum,
+                                                  existingDestination: options.migrateExistingDestination,
+                                                  keepSourceKeys: options.keepSourceKeys)
             var outcome = StrategyOutcome(strategy: name, store: target)
             outcome.details["objects"] = String(report.objects)
             outcome.details["bytesLoaded"] = String(report.bytesLoaded)

@@ -15,7 +15,9 @@ public struct DestroyThenMigrateRestore: RestoreStrategy {
             try StoreKind.requireReadable(backup)
             try coordinator.destroy(at: live)
             let report = try MigrateOperation.run(from: backup, to: live, model: model, sourceOptions: options.storeOptions,
-                                                  destinationOptions: options.storeOptions, vacuum: false)
+                                                  destinationOptions: options.storeOptions, vacuum: false,
+                                                  existingDestination: options.migrateExistingDestination,
+                                                  keepSourceKeys: options.keepSourceKeys)
             var outcome = StrategyOutcome(strategy: name, store: live)
             outcome.details["objects"] = String(report.objects)
             outcome.details["objectsAlreadyInDestination"] = String(report.objectsAlreadyInDestination)
@@ -80,7 +82,9 @@ public struct RelocateMigrate: RelocationStrategy {
     public func relocate(from old: URL, to new: URL, model: ManagedObjectModel, options: StrategyOptions) throws -> StrategyOutcome {
         try timed {
             let report = try MigrateOperation.run(from: old, to: new, model: model, sourceOptions: options.storeOptions,
-                                                  destinationOptions: options.storeOptions, vacuum: false)
+                                                  destinationOptions: options.storeOptions, vacuum: false,
+                                                  existingDestination: options.migrateExistingDestination,
+                                                  keepSourceKeys: options.keepSourceKeys)
             var outcome = StrategyOutcome(strategy: name, store: new)
             outcome.details["objects"] = String(report.objects)
             outcome.details["objectsAlreadyInDestination"] = String(report.objectsAlreadyInDestination)

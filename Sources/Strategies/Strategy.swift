@@ -17,6 +17,12 @@ public struct StrategyOptions: Sendable, Hashable, Codable {
     public var singleFileBackup = true
     /// migrate: VACUUM the destination.
     public var vacuum = false
+    /// migrate: what happens to a destination that already holds a store (append by default; contested, see
+    /// docs/fidelity.md). Scenario step key `migrate_existing`, CLI `--migrate-existing`.
+    public var migrateExistingDestination: MigrateOptions.ExistingDestination = .append
+    /// migrate on a user's store: keep the source's primary keys in a fresh destination (the runner asks for it:
+    /// its oracle names such objects by key). CLI `--keep-source-keys`.
+    public var keepSourceKeys = false
     /// command: the shell command line (run by /bin/sh -c).
     public var command: String?
     /// command, sqlite3-cli: seconds before the child is killed.

@@ -45,7 +45,7 @@ struct LayoutWriter {
         let (schema, snapshot) = try queue.read { db -> (StoreSchema, [String: [(key: Int64, entity: Int64)]]) in
             let schema = try StoreSchema.read(db)
             var originals: [String: [(Int64, Int64)]] = [:]
-            for (table, entities) in schema.entityTables where schema.columns[table] != nil && !entities.contains(where: \.isHistory) {
+            for (table, entities) in schema.entityTables where schema.columns[table] != nil && !entities.contains(where: \.isFramework) {
                 let rows = try Row.fetchAll(db, sql: "SELECT Z_PK, Z_ENT FROM \(table.quotedDatabaseIdentifier) ORDER BY Z_PK LIMIT 10000")
                 originals[table] = rows.compactMap { row in
                     guard let key = SafeColumn.integer(row, "Z_PK"), let entity = SafeColumn.integer(row, "Z_ENT") else { return nil }
@@ -69,7 +69,7 @@ struct LayoutWriter {
             return found
         }
         let blobs = BlobPolicy(columns: externalColumns, fraction: c.blobFraction, size: c.blobSize, files: files,
-                               sync: synchronous == "FULL" || synchronous == "EXTRA")
+                               sync: c.syncExternalData)
         // Rows other writers inserted before this one started are no originals: their intents are in the
         // history files already (an intent is written before its commit), so they are left out here.
         let inserted = Set(HistoryReader.transactions(in: URL(fileURLWithPath: c.history).deletingLastPathComponent())
@@ -77,7 +77,7 @@ struct LayoutWriter {
         let originals = snapshot.reduce(into: [String: [(key: Int64, entity: Int64)]]()) { result, item in
             result[item.key] = item.value.filter { !inserted.contains(LayoutObjects.identity(table: item.key, key: $0.key)) }
         }
-        let insertable = schema.entities.filter { !$0.isHistory && schema.columns[$0.table] != nil }
+        let insertable = schema.entities.filter { !$0.isFramework && schema.columns[$0.table] != nil }
         guard !insertable.isEmpty else { throw StoreError.invalidObject("\(files.database.path) has no entity table a writer can insert into") }
         let history = try HistoryWriter(URL(fileURLWithPath: c.history))
         var random = SeededRandom(seed: c.seed)
@@ -132,6 +132,7 @@ struct LayoutWriter {
                 if op == "delete" { mine.remove(at: target) } else if let after { mine.append(after) }
                 if c.checkpoint == "truncate" { _ = try? queue.inDatabase { try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") } }
             } catch {
+                Writer.abortOnInterimFailure(error)
                 try history.append(HistoryRecord(writer: c.index, seq: seq, state: .failed, t: now(), error: "\(error)"))
             }
         }

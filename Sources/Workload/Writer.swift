@@ -25,6 +25,8 @@ public struct Writer: Sendable {
         public var turns: String?
         /// Seconds obsolete external data files outlive their save (nil: the store layer's default).
         public var externalDataGracePeriod: Double?
+        /// fsync new external data files before the commit (Core Data does not; off unless the scenario asks).
+        public var syncExternalData = false
 
         public init(store: String, history: String, index: Int, seed: UInt64, transactions: Int, rate: Double, mix: [Int],
                     blobFraction: Double, blobSize: Int, synchronous: String, checkpoint: String, epoch: Double) {
@@ -54,7 +56,7 @@ public struct Writer: Sendable {
         var options = StoreOptions()
         options.synchronous = StoreOptions.Synchronous(rawValue: c.synchronous) ?? .full
         options.journalMode = StoreOptions.JournalMode(rawValue: c.journalMode) ?? .wal
-        options.syncExternalFiles = options.synchronous == .full || options.synchronous == .extra
+        options.syncExternalFiles = c.syncExternalData
         if let grace = c.externalDataGracePeriod { options.externalDataGracePeriod = grace }
         let model = ManagedObjectModel.appModel(for: URL(fileURLWithPath: c.store), fallback: .library)
         let store = try PersistentStore(at: URL(fileURLWithPath: c.store), model: model, options: options)
@@ -74,8 +76,11 @@ public struct Writer: Sendable {
         let pacer = TransactionPacer(turnsFIFO: c.turns, rate: c.rate)
         for seq in 1...max(1, c.transactions) where c.transactions > 0 {
             guard pacer.awaitTurn(seq) else { break }
-            let change = nextChange(&random, mine: mine, order: order, folders: folders, tags: tags, seq: seq,
+            var change = nextChange(&random, mine: mine, order: order, folders: folders, tags: tags, seq: seq,
                                     items: model.hierarchyEntities)
+            if change.op != "insert", change.op != "delete" {
+                change = try withStoredExternalData(change, store: store, model: model)
+            }
             let ops = [HistoryOp(op: change.op, entity: change.object.entity, id: change.object.id,
                                  hash: change.op == "delete" ? nil : ObjectHash.of(change.object))]
             try history.append(HistoryRecord(writer: c.index, seq: seq, state: .intent, t: now(), ops: ops))
@@ -98,6 +103,7 @@ public struct Writer: Sendable {
                 }
                 if c.checkpoint == "truncate" { _ = try? store.checkpoint("TRUNCATE") }
             } catch {
+                Self.abortOnInterimFailure(error)
                 try history.append(HistoryRecord(writer: c.index, seq: seq, state: .failed, t: now(), error: "\(error)"))
             }
         }
@@ -106,6 +112,34 @@ public struct Writer: Sendable {
     }
 
     func now() -> Double { Date().timeIntervalSince1970 - configuration.epoch }
+
+    /// An app fetches the object before it changes it: where an external data file it refers to is gone, the
+    /// attribute reads as nil (as Core Data materialises it), and the app's save writes that nil back. The change
+    /// then sets the attribute to nil unless it sets a new value, and the expected state says so too.
+    func withStoredExternalData(_ change: Change, store: PersistentStore, model: ManagedObjectModel) throws -> Change {
+        guard let entity = model.entity(named: change.object.entity),
+              entity.attributes.contains(where: \.allowsExternalStorage),
+              let stored = try store.object(change.object.entity, id: change.object.id)
+        else { return change }
+        var result = change
+        for attribute in entity.attributes where attribute.allowsExternalStorage {
+            guard change.object.attributes[attribute.name] != nil, stored.attributes[attribute.name] == nil,
+                  change.write.attributes[attribute.name] == nil
+            else { continue }
+            result.object.attributes[attribute.name] = nil
+            result.write.attributes[attribute.name] = .null
+        }
+        return result
+    }
+
+    /// Core Data raises an exception when it cannot write an external data file's interim file (ENOSPC among
+    /// others) and the app aborts: the transaction stays an intent with no ack, and the writer process ends
+    /// with the status a shell reports for SIGABRT.
+    static func abortOnInterimFailure(_ error: any Error) {
+        guard let error = error as? StoreError, case .interimFileFailed = error else { return }
+        FileHandle.standardError.write(Data("*** Terminating app due to uncaught exception 'NSInternalInconsistencyException', reason: '\(error)'\n".utf8))
+        exit(134)
+    }
 
     /// A change: the operation, the object's full state after it, and what to write (updates name only what changes).
     struct Change {

@@ -67,21 +67,28 @@ import Testing
         try copy.close()
     }
 
-    @Test func destroyTruncatesAndLeavesTheFiles() throws {
+    @Test func destroyTruncatesScramblesAndRemovesTheSupportFolder() throws {
         let scratch = try Scratch("destroy")
         let live = try scratch.store(objects: 20, blobFraction: 0.3, blobSize: 120_000)
         let app = try OpenApp(live)
         try app.insertNotes(2)
-        try app.close()
         let files = StoreFiles(live)
+        #expect(!files.externalFileNames().isEmpty)
         let coordinator = PersistentStoreCoordinator(model: .library)
         try coordinator.addStore(at: live)
+        // Another connection (the app) keeps the -shm; a stale rollback journal lies beside the store.
+        try Data("stale journal".utf8).write(to: files.journal)
+        let shmHeader = try Data(contentsOf: files.shm).prefix(16)
         try coordinator.destroy(at: live)
+        let shm = try Data(contentsOf: files.shm)
+        try? app.close()
         #expect(coordinator.stores.isEmpty)
-        #expect(FileManager.default.fileExists(atPath: files.database.path))
+        #expect(FileManager.default.fileExists(atPath: files.database.path), "truncated, not unlinked")
         #expect(StoreFiles.size(files.database) == 0)
         #expect((StoreFiles.size(files.wal) ?? 0) == 0)
-        #expect(!files.externalFileNames().isEmpty, "destroy leaves external data behind")
+        #expect(!FileManager.default.fileExists(atPath: files.journal.path), "a rollback journal is unlinked")
+        #expect(shm.count >= 16 && shm.prefix(16) != shmHeader, "the -shm header is scrambled in place")
+        #expect(!FileManager.default.fileExists(atPath: files.supportFolder.path), "the support folder goes too")
         // An emptied store opens as a new, empty store.
         let reopened = try PersistentStore(at: live, model: .library)
         #expect(try reopened.allObjects().isEmpty)

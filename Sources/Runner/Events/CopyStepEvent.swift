@@ -7,6 +7,21 @@ import StoreModel
 import Strategies
 import Workload
 
+/// `backup: STRATEGY` and `restore: STRATEGY`: one copy by a strategy of the catalog, in a child process, with
+/// the scenario's crash when it is planned during the step.
+struct CopyStepEvent: RunEventKind {
+    var kinds: [String] { [Scenario.Step.Action.backup.rawValue, Scenario.Step.Action.restore.rawValue] }
+
+    func run(_ event: DueEvent, in runner: ScenarioRunner, _ context: EventContext) throws -> Bool {
+        guard let index = event.index, let step = event.step else { return false }
+        try runner.runStep(index, step, live: context.live, scratch: context.scratch, children: context.children, volume: context.volume,
+                           crashPlan: event.crash, lockstep: context.lockstep, whileRunning: context.whileRunning)
+        // A crash planned during the step has happened (before, during or right after it); a crash rule may have
+        // fired while it ran.
+        return event.crash != nil || runner.crashedByRule
+    }
+}
+
 extension ScenarioRunner {
     /// Runs one backup or restore in a child process and checks what it produced right away (a later backup
     /// into a reused directory would overwrite it).
@@ -25,11 +40,6 @@ extension ScenarioRunner {
         /// The backup a restore copies from (the last one whose files exist).
         var backupSource: (store: URL, state: StoreState?)?
         switch step.action {
-        case .backup:
-            let base = scenario.faults.backupsOnVolume ? volume.directory : scratch
-            let directory = base.appendingPathComponent("backups/\(index)" + (step.destination == "reuse" ? "" : "-\(round + 1)"))
-            target = directory.appendingPathComponent(live.lastPathComponent)
-            arguments = ["backup", "--strategy", step.strategy, live.path, directory.path]
         case .restore:
             guard let last = backups.last(where: { FileManager.default.fileExists(atPath: $0.store.path) }) else {
                 errors.append("\(name): no backup to restore from")
@@ -40,6 +50,11 @@ extension ScenarioRunner {
             backupSource = (last.store, last.state)
             target = live
             arguments = ["restore", "--strategy", step.strategy, last.store.path, live.path]
+        default:
+            let base = scenario.faults.backupsOnVolume ? volume.directory : scratch
+            let directory = base.appendingPathComponent("backups/\(index)" + (step.destination == "reuse" ? "" : "-\(round + 1)"))
+            target = directory.appendingPathComponent(live.lastPathComponent)
+            arguments = ["backup", "--strategy", step.strategy, live.path, directory.path]
         }
         arguments += ["--json"]
         if let v = step.pagesPerStep { arguments += ["--pages-per-step", String(v)] }
@@ -48,6 +63,10 @@ extension ScenarioRunner {
         if let v = step.command { arguments += ["--command", v] }
         if step.allowClone == false { arguments.append("--no-clone") }
         if step.copyExternalData == false { arguments.append("--no-external-data") }
+        if let v = step.migrateExisting { arguments += ["--migrate-existing", v] }
+        // A user's store has no identity attribute: the oracle names its objects by table and key, so a migrate
+        // keeps the keys there (docs/fidelity.md); Core Data's new keys are what the CLI and bench use.
+        if step.strategy.contains("migrate"), (try? StoreKind.of(live)) == .layout { arguments.append("--keep-source-keys") }
         let holdMarker = scratch.appendingPathComponent("hold-\(name)")
         if let page = crashPlan?.atPage { arguments += ["--hold-at-page", String(page), "--hold-marker", holdMarker.path] }
         var gate: GateFiles?
@@ -111,26 +130,13 @@ extension ScenarioRunner {
         if let peak = outcome?.details["peakRSSKiB"] { summary.details["peakRSSKiB"] = peak }
         summary.details["walBytesAtStart"] = String(walAtStart)
         summary.details["walBytesAtEnd"] = String(Self.walBytes(live))
+        let environmentFailure = interrupted ? nil : Self.environmentFailure(ofStepOutput: output)
+        if let environmentFailure { summary.details["environmentError"] = environmentFailure }
         operations.append(summary)
         note(name, .end, succeeded ? "done" : "failed: \(summary.error ?? "")")
-        switch step.action {
-        case .backup:
-            if succeeded {
-                let state = try? StoreState.read(target)
-                if let state, let position = operations.indices.last { operations[position].details["stateDigest"] = state.digest }
-                backups.append((name, index, target, start, end, state))
-                record([Verdict("backup-completes", .held, "\(name) (\(step.strategy)) finished in \(String(format: "%.2f", end - start)) s")])
-                record(Invariants.storeChecks(target, label: "\(name) (\(step.strategy))"))
-                if let state { record([Invariants.metadataPreserved(state, live: liveAtStart, label: "\(name) (\(step.strategy))")]) }
-                else { record([Verdict("integrity", .violated, "\(name) (\(step.strategy)): the backup cannot be opened as a store")]) }
-            } else if !interrupted {
-                record([Verdict("backup-completes", .violated, "\(name) (\(step.strategy)) failed",
-                                evidence: ["\(name): \((summary.error ?? "").trimmingCharacters(in: .whitespacesAndNewlines))"])])
-            }
-            if let deferredCrash {
-                try simulateCrash(deferredCrash.plan, children: children, volume: volume, live: live, reason: deferredCrash.reason)
-            }
-        case .restore:
+        // Its program never ran: an environment error of the run, never a finding about the program.
+        if let environmentFailure { throw RunError.environment("\(name) (\(step.strategy)): \(environmentFailure)") }
+        if step.action == .restore {
             let label = "\(name) (\(step.strategy))"
             record(Invariants.storeChecks(live, label: "live store after \(label)"))
             if interrupted {
@@ -150,57 +156,22 @@ extension ScenarioRunner {
                 : scenario.store.inheritance ? .libraryWithInheritance : .library
             let backupObjects = backupSource.state.map { $0.notes.count + $0.others.count } ?? 0
             record([Invariants.restoreOpens(live, model: model, lightweight: scenario.lightweightMigration, backupObjects: backupObjects, label: label)])
-        }
-    }
-
-    /// `backup-durable`: every backup on the crashed volume that had reported success must read back as it was
-    /// before the crash. A backup tool that never syncs its files (or the directories they were created in)
-    /// leaves a backup that a power failure right after "done" takes away.
-    func checkBackupsSurvived(volume: any StoreVolume, crash: String) {
-        let root = volume.directory.standardizedFileURL.path + "/"
-        for backup in backups where backup.store.standardizedFileURL.path.hasPrefix(root) {
-            let label = "\(backup.name) (\(scenario.schedule[backup.index].strategy))"
-            guard let before = backup.state else { continue }
-            do {
-                // Read as its owner would open it next (SQLite rolls back a hot journal or replays the WAL first),
-                // on a private copy: the check leaves the backup as the crash left it.
-                let after = try StoreState.read(backup.store)
-                if after.digest == before.digest, after.missingBlobs.isSubset(of: before.missingBlobs) {
-                    record([Verdict("backup-durable", .held, "\(label): reads back whole after the crash")])
-                } else {
-                    let lost = before.notes.keys.filter { after.notes[$0] == nil }.count + before.others.keys.filter { after.others[$0] == nil }.count
-                    record(withCause([Verdict("backup-durable", .violated, "\(label): changed by the crash after it reported success",
-                                              evidence: ["\(label): \(lost) object(s) gone, \(after.missingBlobs.count) external data file(s) missing after \(crash)"])],
-                                     store: backup.store, what: "the backup"))
-                }
-            } catch StoreError.missingStore {
-                record(withCause([Verdict("backup-durable", .violated, "\(label): missing after the crash",
-                                          evidence: ["\(label): no file at \(backup.store.path) after \(crash)"])], store: backup.store, what: "the backup"))
-            } catch {
-                record(withCause([Verdict("backup-durable", .violated, "\(label): unreadable after the crash", evidence: ["\(label): \(error) after \(crash)"])],
-                                 store: backup.store, what: "the backup"))
-            }
-        }
-    }
-
-    /// Kills every process holding the store, drops what the volume did not make durable, and lets SQLite
-    /// recover the store as the next launch of the app would.
-    func simulateCrash(_ plan: Scenario.Crash, children: ChildRegistry, volume: any StoreVolume, live: URL, reason: String) throws {
-        let at = now()
-        children.killAll()
-        let dropped = try volume.crash(mode: plan.mode)
-        readCrashLoss(volume: volume, crashAt: at)
-        let description = "crash (\(plan.mode)) \(reason): \(dropped)"
-        note("faultfs", .crash, description)
-        checkBackupsSurvived(volume: volume, crash: description)
-        if liveBeforeRestore == nil, operations.allSatisfy({ $0.action != "restore" }) {
-            // Recovery as SQLite performs it for the next reader: the WAL is read (or ignored when torn) without
-            // a checkpoint, so the files stay as the crash left them for whatever the schedule does next.
-            note("runner", .recovery, "store read back from a recovered private copy (the volume keeps the files as the crash left them)")
-            crash = (at, description, try? StoreState.read(live))
-            record(Invariants.storeChecks(live, label: "live store after the crash"))
         } else {
-            crash = (at, description, nil)
+            if succeeded {
+                let state = try? StoreState.read(target)
+                if let state, let position = operations.indices.last { operations[position].details["stateDigest"] = state.digest }
+                backups.append((name, index, target, start, end, state))
+                record([Verdict("backup-completes", .held, "\(name) (\(step.strategy)) finished in \(String(format: "%.2f", end - start)) s")])
+                record(Invariants.storeChecks(target, label: "\(name) (\(step.strategy))"))
+                if let state { record([Invariants.metadataPreserved(state, live: liveAtStart, label: "\(name) (\(step.strategy))")]) }
+                else { record([Verdict("integrity", .violated, "\(name) (\(step.strategy)): the backup cannot be opened as a store")]) }
+            } else if !interrupted {
+                record([Verdict("backup-completes", .violated, "\(name) (\(step.strategy)) failed",
+                                evidence: ["\(name): \((summary.error ?? "").trimmingCharacters(in: .whitespacesAndNewlines))"])])
+            }
+            if let deferredCrash {
+                try simulateCrash(deferredCrash.plan, children: children, volume: volume, live: live, reason: deferredCrash.reason)
+            }
         }
     }
 }

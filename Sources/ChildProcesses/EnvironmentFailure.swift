@@ -1,0 +1,152 @@
+import Foundation
+
+/// Whether a program Lifeboat was asked to run could start at all. A program that is not installed, is
+/// misspelled or is not executable never ran, so nothing it would have done can be judged: that is an error of
+/// the environment (exit 2, or a "not run" cell with this reason), never a finding about the program.
+///
+/// This is the one place that decides it, before a run (`preflight(command:environment:)`, for what can be
+/// checked from the command line alone) and after a program ended (`reason(exitCode:signal:output:)`, from the
+/// shell's own statuses), for `command` steps, sidecars and tool recipes alike.
+public enum EnvironmentFailure {
+    /// The shell's statuses for a command it could not run (POSIX, Shell Command Language 2.8.2): 127 when the
+    /// command was not found, 126 when it was found but could not be executed.
+    public static let notFoundStatus: Int32 = 127
+    public static let notExecutableStatus: Int32 = 126
+
+    /// The reason, with its fix, when a program run through the shell ended with 126 or 127; nil otherwise (an
+    /// ordinary failure is the program's own, and may be a finding).
+    public static func reason(exitCode: Int32, signal: Int32?, output: String) -> String? {
+        guard signal == nil else { return nil }
+        let said = telling(output)
+        switch exitCode {
+        case notFoundStatus:
+            return "a program was not found (shell status 127)\(said.map { ": \($0)" } ?? ""); install it (the recipes' tools: run scripts/setup.sh) or correct its name or PATH"
+        case notExecutableStatus:
+            return "a program could not be executed (shell status 126)\(said.map { ": \($0)" } ?? ""); make it executable (chmod +x FILE) or run it with its interpreter (sh FILE)"
+        default:
+            return nil
+        }
+    }
+
+    /// The reason, with its fix, when `command` (a `/bin/sh -c` command line) names a program that cannot run:
+    /// its first word not found on PATH, or a path that does not exist or is not executable; for an interpreter
+    /// (`sh FILE`, `python3 FILE`) a script that does not exist. `$NAME` and `${NAME}` of `environment` are
+    /// (and of this process's environment) expanded; a command whose first word the shell would compute (other variables, substitutions, builtins,
+    /// assignments) is left to the run, where `reason(exitCode:...)` judges how it ended.
+    public static func preflight(command: String, environment: [String: String] = [:], directory: String? = nil) -> String? {
+        let environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        guard let words = simpleWords(command, environment: environment), let first = words.first else { return nil }
+        if shellBuiltins.contains(first) || first.contains("=") && !first.hasPrefix("/") { return nil }
+        let path = environment["PATH"] ?? "/usr/bin:/bin"
+        func absolute(_ name: String) -> String {
+            name.hasPrefix("/") ? name : ((directory ?? FileManager.default.currentDirectoryPath) as NSString).appendingPathComponent(name)
+        }
+        var program = first
+        if first.contains("/") {
+            let file = absolute(first)
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), !isDirectory.boolValue else {
+                return "`\(command)`: \(file) does not exist; correct the path"
+            }
+            guard FileManager.default.isExecutableFile(atPath: file) else {
+                return "`\(command)`: \(file) is not executable; make it executable (chmod +x \(file)) or run it with its interpreter (sh \(file))"
+            }
+            program = (first as NSString).lastPathComponent
+        } else if lookUp(first, path: path) == nil {
+            return "`\(command)`: \(first) is not found on PATH (\(path)); install it (the recipes' tools: run scripts/setup.sh) or correct its name"
+        }
+        // An interpreter's script: `sh FILE` needs FILE readable, not executable.
+        if interpreters.contains(program), words.count > 1, !words[1].hasPrefix("-") {
+            let script = absolute(words[1])
+            if !FileManager.default.isReadableFile(atPath: script) {
+                return "`\(command)`: the script \(script) does not exist or cannot be read; correct the path"
+            }
+        }
+        return nil
+    }
+
+    /// The first executable `name` in the directories of `path`.
+    static func lookUp(_ name: String, path: String) -> String? {
+        for directory in path.split(separator: ":") where !directory.isEmpty {
+            let candidate = "\(directory)/\(name)"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return nil
+    }
+
+    /// The shell's line that names the failure ("sh: 1: bakup: not found", "Permission denied"), else the last.
+    static func telling(_ output: String) -> String? {
+        let lines = output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let line = lines.last { $0.contains("not found") || $0.contains("Permission denied") || $0.contains("No such file") } ?? lines.last
+        return line.map { String($0.prefix(300)) }
+    }
+
+    /// The command's first two words (the program, and an interpreter's script) as the shell would see them,
+    /// when they can be known without running anything: quotes removed, `$NAME`/`${NAME}` of `environment`
+    /// expanded. Words stop at the first one the shell must compute (another variable, a substitution, a glob);
+    /// nil when that is the first.
+    static func simpleWords(_ command: String, environment: [String: String]) -> [String]? {
+        var words: [String] = []
+        var word = ""
+        var inWord = false
+        var quote: Character?
+        let characters = Array(command)
+        var index = 0
+        func expand() -> Bool {
+            // At a `$`: replace a known variable's name with its value; refuse anything else.
+            var name = ""
+            var end = index + 1
+            if end < characters.count, characters[end] == "{" {
+                end += 1
+                while end < characters.count, characters[end] != "}" { name.append(characters[end]); end += 1 }
+                end += 1
+            } else {
+                while end < characters.count, characters[end].isLetter || characters[end].isNumber || characters[end] == "_" {
+                    name.append(characters[end]); end += 1
+                }
+            }
+            guard let value = environment[name] else { return false }
+            word += value
+            index = min(end, characters.count)
+            inWord = true
+            return true
+        }
+        let known = { words.isEmpty ? nil : words }
+        while index < characters.count, words.count < 2 {
+            let c = characters[index]
+            if let open = quote {
+                if c == open { quote = nil; index += 1; continue }
+                if open == "\"", c == "$" { guard expand() else { return known() }; continue }
+                if open == "\"", c == "`" || c == "\\" { return known() }
+                word.append(c); index += 1
+                continue
+            }
+            switch c {
+            case "'", "\"": quote = c; inWord = true; index += 1
+            case " ", "\t":
+                if inWord { words.append(word); word = ""; inWord = false }
+                index += 1
+            case ";", "|", "&", "<", ">", "(", ")", "\n":
+                if inWord { words.append(word) }
+                return words
+            case "$": guard expand() else { return known() }
+            case "`", "\\", "*", "?", "[", "~", "{", "}": return known()
+            default: word.append(c); inWord = true; index += 1
+            }
+        }
+        if quote != nil { return known() }
+        if inWord, words.count < 2 { words.append(word) }
+        return words
+    }
+
+    /// Words a shell runs itself (POSIX special and regular builtins, reserved words): no file to look for.
+    static let shellBuiltins: Set<String> = [
+        ".", ":", "break", "cd", "command", "continue", "eval", "exec", "exit", "export", "readonly", "return", "set",
+        "shift", "times", "trap", "unset", "alias", "bg", "fc", "fg", "getopts", "hash", "jobs", "read", "type",
+        "ulimit", "umask", "unalias", "wait", "true", "false", "echo", "printf", "test", "[", "if", "then", "else",
+        "elif", "fi", "do", "done", "case", "esac", "while", "until", "for", "in", "!", "{", "}", "time", "source",
+    ]
+
+    /// Programs whose first argument is a script they read (so it must exist, but need not be executable).
+    static let interpreters: Set<String> = ["sh", "bash", "dash", "zsh", "ksh", "python", "python3", "perl", "ruby", "node"]
+}

@@ -1,0 +1,85 @@
+import ArgumentParser
+import Foundation
+import Runner
+import Scenario
+
+/// `lifeboat try --backup CMD [--restore CMD]`: the newcomer's command. Runs a backup (and restore) program,
+/// unchanged, through the standard situations of `Scenarios/tools/_situations` (the matrix's), on a generated
+/// store or a copy of the user's, and prints one line per situation with a repro file per finding.
+struct TryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "try",
+        abstract: "Try your own backup (and restore) program in the standard situations: one line per situation, a repro per finding.",
+        discussion: """
+            The backup program gets LIFEBOAT_STORE (the live store's .sqlite, in its folder with the -wal and the \
+            .<Store>_SUPPORT folder) and LIFEBOAT_BACKUP_DIR (fill it, keeping the store's file name); the restore \
+            program gets LIFEBOAT_BACKUP (the backup's .sqlite) and LIFEBOAT_STORE (put it back there). Both run \
+            with /bin/sh -c from the current directory. Exit 0 every situation held, 1 a finding, 2 bad input or a \
+            program that could not start (not installed, not executable).
+            """)
+
+    @Option(help: ArgumentHelp("Your backup command line (shell).", valueName: "command")) var backup: String
+    @Option(help: ArgumentHelp("Your restore command line (shell); without it the situations run backups only.", valueName: "command"))
+    var restore: String?
+    @Option(help: ArgumentHelp("Your own store (.sqlite) to copy for every run, instead of a generated one.", valueName: "path"))
+    var store: String?
+    @Option(help: "Seeds: ranges and lists (1-3, 1,4,9).") var seeds = "1"
+    @Option(help: ArgumentHelp("Also write the scenario files used (and the program's scripts) here, ready for `lifeboat run` in CI.",
+                                valueName: "dir")) var save: String?
+    @Option(help: ArgumentHelp("Only these situations (comma-separated), e.g. live-wal,crash-after-backup.", valueName: "names"))
+    var situations: String?
+    @Option(help: "Where reports go (reports/try-<id>/).") var reports: String = "reports"
+    @Option(help: "Scratch directory for stores.") var scratch: String?
+
+    func validate() throws {
+        if backup.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--backup needs a command line") }
+        if let restore, restore.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--restore needs a command line") }
+    }
+
+    func run() throws {
+        let seedList: [UInt64]
+        do { seedList = try SeedList(seeds).seeds } catch let error as SeedList.ParseError { throw CLIFailure.badInput(error.message) }
+        var storeURL: URL?
+        if let store {
+            let url = URL(cliPath: store)
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+                throw CLIFailure.badInput("--store \(store): no such store file")
+            }
+            storeURL = url
+        }
+        Interruption.install()
+        let directory = try RunDirectory.create(root: URL(cliPath: reports), prefix: "try-")
+        let program = TryProgram.Program(backup: backup, restore: restore, store: storeURL)
+        let only = situations.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
+        let (recipe, tools, skipped): (ToolMatrix.Recipe, URL, [TryProgram.Skipped])
+        do {
+            (recipe, tools, skipped) = try TryProgram.recipe(for: program, at: directory.url.appendingPathComponent("scenarios"), only: only)
+        } catch let error as ToolMatrix.MatrixError { throw CLIFailure.badInput(error.description) }
+        let command = "lifeboat try --backup '\(backup)'" + (restore.map { " --restore '\($0)'" } ?? "") + (store.map { " --store \($0)" } ?? "")
+            + " --seeds \(seeds)" + (situations.map { " --situations \($0)" } ?? "")
+        print("try \(directory.id): \(recipe.situations.count) situation(s) x \(seedList.count) seed(s)" + (store.map { " on a copy of \($0)" } ?? " on a generated store"))
+        let progress = Progress(total: recipe.situations.count * seedList.count, label: "runs")
+        let result: ToolMatrix.Result
+        do {
+            result = try ToolMatrix.run([recipe], seeds: seedList, matrix: directory, settings: ScenarioCommandSupport.settings(reports: reports, scratch: scratch),
+                                        command: command, directory: tools.path) { line in progress.step(line) }
+        } catch RunError.interrupted {
+            throw CLIFailure(code: 130, message: "interrupted; partial runs in \(directory.url.path)")
+        }
+        progress.finish()
+        try ToolMatrixReport.write(result, to: directory)
+        try directory.markLatest()
+        print("")
+        for line in TryProgram.lines(result, skipped: skipped, matrix: directory.url) { print(line) }
+        if let save {
+            let files = try TryProgram.save(recipe, seed: seedList[0], to: URL(cliPath: save))
+            print("saved \(files.count) scenario file(s) and the program's scripts in \(save): lifeboat run \(save) --seeds \(seeds)")
+        }
+        print("report: \(directory.url.path)/matrix.html")
+        if result.cells.contains(where: \.caught) { throw ExitCode(1) }
+        if let notRun = result.cells.first(where: \.isNotRun) {
+            throw CLIFailure.badInput("not run: \(notRun.notRunRuns.first?.notRun ?? "")")
+        }
+    }
+}

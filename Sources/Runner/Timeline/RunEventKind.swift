@@ -1,0 +1,59 @@
+import Foundation
+import Scenario
+
+/// The runner's side of one kind of timeline event: when an entry of the kind is due (by default the triggers
+/// every entry takes) and what running it does. Each kind lives in its own file in Sources/Runner/Events and is
+/// listed once in `EventKinds.all`; the schedulers only dispatch, so a new kind needs no edit to them. The
+/// scenario file's side of the kind (its keys) is a `ScheduleEntryKind` in Sources/Scenario/Schedule.
+protocol RunEventKind: Sendable {
+    /// The kind names it handles (`Scenario.Step.action` values, or `crash`).
+    var kinds: [String] { get }
+    /// Whether the entry is due; nil leaves it to the common triggers (`Timeline.triggerFired`).
+    func isDue(_ entry: Timeline.Entry, commits: Int, seconds: Double, writersRunning: Bool) -> Bool?
+    /// Runs one due event; returns whether the run crashed (the writers' loop then ends, and what is left of the
+    /// timeline runs against the recovered store).
+    func run(_ event: DueEvent, in runner: ScenarioRunner, _ context: EventContext) throws -> Bool
+}
+
+extension RunEventKind {
+    func isDue(_ entry: Timeline.Entry, commits: Int, seconds: Double, writersRunning: Bool) -> Bool? { nil }
+}
+
+/// What a handler works with: the live store, the run's scratch, the volume, the children, and, under the
+/// turns scheduler, how writer turns are granted while the event runs.
+struct EventContext {
+    let live: URL
+    let scratch: URL
+    let volume: any StoreVolume
+    let children: ChildRegistry
+    /// Turns scheduler: a copy through SQLite's step loop runs in lockstep with writer turns.
+    var lockstep: ScenarioRunner.Lockstep?
+    /// Turns scheduler: writer turns granted while the event's process runs (with a crash during it).
+    var whileRunning: (() throws -> Void)?
+
+    init(live: URL, scratch: URL, volume: any StoreVolume, children: ChildRegistry) {
+        self.live = live
+        self.scratch = scratch
+        self.volume = volume
+        self.children = children
+    }
+}
+
+/// The registry of event kinds.
+enum EventKinds {
+    static let all: [any RunEventKind] = [CopyStepEvent(), CrashEvent()]
+
+    static func handler(for kind: String) -> (any RunEventKind)? {
+        all.first { $0.kinds.contains(kind) }
+    }
+}
+
+extension ScenarioRunner {
+    /// Hands a due event to its kind's handler; returns whether the run crashed.
+    func dispatch(_ event: DueEvent, _ context: EventContext) throws -> Bool {
+        guard let handler = EventKinds.handler(for: event.kind) else {
+            throw RunError.environment("no handler for the timeline event kind '\(event.kind)'")
+        }
+        return try handler.run(event, in: self, context)
+    }
+}

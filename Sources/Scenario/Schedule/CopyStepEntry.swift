@@ -1,0 +1,72 @@
+import Foundation
+import Strategies
+import Yams
+
+/// `backup: STRATEGY` and `restore: STRATEGY`: a copy of the store by a strategy of the catalog, run as a
+/// child process (Sources/Runner/Events/CopyStepEvent.swift).
+struct CopyStepEntry: ScheduleEntryKind {
+    let action: Scenario.Step.Action
+
+    var key: String { action.rawValue }
+    var argument: String { "STRATEGY" }
+    var keys: [String] {
+        ["after_commits", "at_seconds", "after_writers", "every_commits", "times", "destination", "pages_per_step", "step_delay",
+         "max_restarts", "command", "copy_external_data", "allow_clone", "migrate_existing"]
+    }
+
+    func parse(_ r: inout NodeReader, node: Node, index: Int) throws -> Scenario.Step {
+        guard let name = try r.string(key) else { throw r.error(node, "schedule[\(index)] needs exactly one of \(ScheduleKinds.choices)") }
+        let known = action == .backup ? StrategyCatalog.backups.map(\.name) : StrategyCatalog.restores.map(\.name)
+        guard known.contains(name) else {
+            throw r.error(r.node(key), "unknown \(key) strategy '\(name)'; known: \(known.joined(separator: ", "))")
+        }
+        var step = Scenario.Step(action: action, strategy: name)
+        step.afterCommits = try r.int("after_commits", range: 0...ScenarioParser.maximumCommits)
+        step.atSeconds = try r.double("at_seconds", range: 0...86_400)
+        step.afterWriters = try r.bool("after_writers") ?? false
+        step.everyCommits = try r.int("every_commits", range: 1...ScenarioParser.maximumCommits)
+        step.times = try r.int("times", range: 1...10_000) ?? 1
+        step.destination = try r.choice("destination", ["fresh", "reuse"]) ?? "fresh"
+        step.pagesPerStep = try r.int("pages_per_step", range: -1...1_000_000)
+        if step.pagesPerStep == 0 {
+            // sqlite3_backup_step(0) copies nothing: the backup would never progress.
+            throw r.error(r.node("pages_per_step"), "schedule[\(index)].pages_per_step must be -1 (all at once) or between 1 and 1000000, not 0")
+        }
+        step.stepDelay = try r.double("step_delay", range: 0...10)
+        step.maxRestarts = try r.int("max_restarts", range: 0...1_000_000)
+        step.command = try r.string("command")
+        step.copyExternalData = try r.bool("copy_external_data")
+        step.allowClone = try r.bool("allow_clone")
+        step.migrateExisting = try r.choice("migrate_existing", ["append", "overwrite"])
+        let triggers = [step.afterCommits != nil, step.atSeconds != nil, step.afterWriters].filter { $0 }.count
+        if triggers > 1 { throw r.error(node, "schedule[\(index)] takes one of after_commits, at_seconds, after_writers") }
+        if triggers == 0 {
+            if step.action == .restore { step.afterWriters = true } else { step.afterCommits = 0 }
+        }
+        if step.strategy == "command", step.command == nil {
+            throw r.error(node, "schedule[\(index)] uses the command strategy but gives no `command:`")
+        }
+        if step.action == .restore, step.times != 1 || step.everyCommits != nil {
+            throw r.error(node, "schedule[\(index)]: a restore runs once (no times or every_commits)")
+        }
+        return step
+    }
+
+    func render(_ step: Scenario.Step) -> [String] {
+        var out: [String] = []
+        if let v = step.afterCommits { out.append("    after_commits: \(v)") }
+        if let v = step.atSeconds { out.append("    at_seconds: \(v)") }
+        if step.afterWriters { out.append("    after_writers: true") }
+        if let v = step.everyCommits { out.append("    every_commits: \(v)") }
+        if step.times != 1 { out.append("    times: \(step.times)") }
+        if step.action == .backup { out.append("    destination: \(step.destination)") }
+        if let v = step.pagesPerStep { out.append("    pages_per_step: \(v)") }
+        if let v = step.stepDelay { out.append("    step_delay: \(v)") }
+        if let v = step.maxRestarts { out.append("    max_restarts: \(v)") }
+        if let v = step.command { out.append("    command: \(ScenarioYAML.quote(v))") }
+        if let v = step.copyExternalData { out.append("    copy_external_data: \(v)") }
+        if let v = step.allowClone { out.append("    allow_clone: \(v)") }
+        if let v = step.migrateExisting { out.append("    migrate_existing: \(v)") }
+        return out
+    }
+}

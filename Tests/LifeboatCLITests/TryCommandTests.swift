@@ -1,0 +1,116 @@
+import Foundation
+import LifeboatCLI
+import LifeboatTestSupport
+import Runner
+import Scenario
+import Testing
+
+/// `lifeboat try` on two programs a user might write: one that copies the database file alone (caught with the
+/// -wal's commits missing) and one that copies through SQLite's backup API with the attachments and syncs (held),
+/// each in the matrix's own situations; the table, the repro files and `--save`.
+@Suite struct TryCommandTests {
+    static let broken = """
+        #!/bin/sh
+        # Copies the database file alone: no -wal, no attachments folder.
+        cp "$LIFEBOAT_STORE" "$LIFEBOAT_BACKUP_DIR/"
+        """
+    static let correctBackup = """
+        #!/bin/sh
+        set -eu
+        name=$(basename "$LIFEBOAT_STORE")
+        support="$(dirname "$LIFEBOAT_STORE")/.${name%.*}_SUPPORT"
+        sqlite3 "$LIFEBOAT_STORE" ".backup '$LIFEBOAT_BACKUP_DIR/$name'"
+        if [ -d "$support" ]; then
+            # The attachments, without the files a writer is still writing (.tmp-*): they vanish mid-copy.
+            tar -C "$(dirname "$support")" --exclude='.tmp-*' -cf - "$(basename "$support")" | tar -C "$LIFEBOAT_BACKUP_DIR" -xf -
+        fi
+        sync
+        """
+    static let correctRestore = """
+        #!/bin/sh
+        set -eu
+        name=$(basename "$LIFEBOAT_BACKUP")
+        support="$(dirname "$LIFEBOAT_BACKUP")/.${name%.*}_SUPPORT"
+        sqlite3 "$LIFEBOAT_STORE" ".restore '$LIFEBOAT_BACKUP'"
+        if [ -d "$support" ]; then rm -rf "$(dirname "$LIFEBOAT_STORE")/.${name%.*}_SUPPORT"; cp -a "$support" "$(dirname "$LIFEBOAT_STORE")/"; fi
+        sync
+        """
+
+    static func write(_ scratch: Scratch, _ name: String, _ text: String) throws -> String {
+        let url = scratch.path(name)
+        try (text + "\n").write(to: url, atomically: true, encoding: .utf8)
+        return url.path
+    }
+
+    static func latest(_ reports: URL) throws -> (URL, ToolMatrix.Result) {
+        let folder = reports.appendingPathComponent(try FileManager.default.destinationOfSymbolicLink(atPath: reports.appendingPathComponent("latest").path))
+        return (folder, try JSONDecoder().decode(ToolMatrix.Result.self, from: Data(contentsOf: folder.appendingPathComponent("matrix.json"))))
+    }
+
+    @Test func aBrokenProgramIsCaughtWithItsReproAndSavedScenarios() async throws {
+        let scratch = try Scratch("try-broken")
+        let backup = try Self.write(scratch, "backup.sh", Self.broken)
+        let reports = scratch.path("reports")
+        let save = scratch.path("ci")
+        let code = await LifeboatMain.run(["try", "--backup", "sh \(backup)", "--situations", "idle,live-wal", "--save", save.path,
+                                           "--reports", reports.path, "--scratch", scratch.path("scratch").path])
+        #expect(code == 1)
+        let (folder, result) = try Self.latest(reports)
+        #expect(result.cells.map(\.situation) == ["idle", "live-wal"])
+        let lines = TryProgram.lines(result, skipped: [], matrix: folder)
+        #expect(lines.first?.hasPrefix("idle") == true && lines.first?.hasSuffix("held") == true, "\(lines)")
+        let caught = try #require(lines.first { $0.hasPrefix("live-wal") })
+        #expect(caught.contains("CAUGHT wal-content-carried") && caught.contains("acknowledged before the backup began"), "\(caught)")
+        let repro = try #require(lines.first { $0.contains("repro: ") }).components(separatedBy: "repro: ")[1]
+        #expect(try ScenarioParser.parse(file: URL(fileURLWithPath: repro)).expect == .violation("wal-content-carried"))
+        // --save: the scenarios as run, flattened and expecting pass, beside the program's scripts.
+        for name in ["try-idle.yaml", "try-live-wal.yaml", "backup.sh", "restore.sh"] {
+            #expect(FileManager.default.fileExists(atPath: save.appendingPathComponent(name).path), "\(name)")
+        }
+        let saved = try ScenarioParser.parse(file: save.appendingPathComponent("try-live-wal.yaml"))
+        #expect(saved.expect == .pass && saved.writers.count == 2 && saved.schedule.allSatisfy { $0.action == .backup })
+    }
+
+    @Test func aCorrectProgramHoldsInTheSituations() async throws {
+        let scratch = try Scratch("try-correct")
+        let backup = try Self.write(scratch, "backup.sh", Self.correctBackup)
+        let restore = try Self.write(scratch, "restore.sh", Self.correctRestore)
+        let reports = scratch.path("reports")
+        let code = await LifeboatMain.run(["try", "--backup", "sh \(backup)", "--restore", "sh \(restore)",
+                                           "--situations", "live-wal,attachments,crash-after-backup",
+                                           "--reports", reports.path, "--scratch", scratch.path("scratch").path])
+        let (folder, result) = try Self.latest(reports)
+        #expect(code == 0, "\(TryProgram.lines(result, skipped: [], matrix: folder))")
+        #expect(result.cells.count == 3 && result.cells.allSatisfy(\.held))
+        #expect(TryProgram.lines(result, skipped: [], matrix: folder).allSatisfy { $0.hasSuffix("held") })
+    }
+
+    @Test func badInputExitsTwo() async throws {
+        let scratch = try Scratch("try-bad")
+        let reports = scratch.path("reports").path
+        #expect(await LifeboatMain.run(["try", "--backup", "", "--reports", reports]) == 2)
+        #expect(await LifeboatMain.run(["try", "--backup", "true", "--situations", "nope", "--reports", reports]) == 2)
+        #expect(await LifeboatMain.run(["try", "--backup", "true", "--store", scratch.path("none.sqlite").path, "--reports", reports]) == 2)
+        #expect(await LifeboatMain.run(["try", "--backup", "true", "--seeds", "3-1", "--reports", reports]) == 2)
+    }
+
+    /// The situations `try` runs are the matrix's: the embedded copy is the files, byte for byte, and every
+    /// shipped recipe runs every situation.
+    @Test func theEmbeddedSituationsAreTheMatrixFiles() throws {
+        let scenarios = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Scenarios")
+        var onDisk = ["_defaults.yaml"]
+        onDisk += try FileManager.default.contentsOfDirectory(atPath: scenarios.appendingPathComponent("tools/_situations").path)
+            .filter { $0.hasSuffix(".yaml") }.map { "tools/_situations/\($0)" }
+        #expect(Set(Situations.embeddedFiles.map(\.path)) == Set(onDisk), "rerun scripts/embed-situations.py")
+        for (path, text) in Situations.embeddedFiles {
+            let file = try String(contentsOf: scenarios.appendingPathComponent(path), encoding: .utf8)
+            #expect(file == text, "\(path) changed: rerun scripts/embed-situations.py")
+        }
+        let situations = try ToolMatrix.situationFiles(in: scenarios.appendingPathComponent("tools")).map(\.name)
+        #expect(situations.contains("readers-snapshots") && situations.contains("crash-after-backup"))
+        for recipe in try ToolMatrix.discover(scenarios.appendingPathComponent("tools")) {
+            #expect(recipe.situations.map(\.name) == situations, "\(recipe.tool)")
+        }
+    }
+}
