@@ -32,6 +32,8 @@ public final class ChildRegistry: @unchecked Sendable {
         set { lock.withLock { shim = newValue } }
     }
     private var shim: SyncShim?
+    /// Called with every child right after it started (the runner arms the fault rules scoped to it).
+    var onStart: ((Child) -> Void)?
 
     let pidFile: URL
     let logDirectory: URL
@@ -102,6 +104,7 @@ public final class ChildRegistry: @unchecked Sendable {
         lock.withLock { children.append(child) }
         try? (([String(getpid())] + lock.withLock { children.map { String($0.pid) } }).joined(separator: "\n") + "\n")
             .write(to: pidFile, atomically: true, encoding: .utf8)
+        onStart?(child)
         return child
     }
 

@@ -138,7 +138,7 @@ struct NodeReader {
         "schedule": ScheduleKinds.allowedKeys,
         "sidecars": ["name", "command", "start", "stop", "grace"],
         "faults": ["mount", "backups_on_volume", "rules", "crash"],
-        "rules": ["ops", "path", "nth", "after", "probability", "action", "during_step"],
+        "rules": ["ops", "path", "nth", "after", "probability", "action", "during_step", "actor", "while_sidecar"],
         "crash": ["after_commits", "at_seconds", "during_step", "delay", "at_page", "mode"],
     ]
 }

@@ -162,6 +162,12 @@ public struct Scenario: Sendable, Equatable, Codable {
         public var action = "errno EIO"
         /// Arm the rule only while this step runs (index in `schedule`), or from the start when nil.
         public var duringStep: Int?
+        /// Only calls of the run's children whose name matches this glob (`writer-1`, `sidecar-litestream`,
+        /// `backup-*`), each child with the processes it starts; armed when such a child starts.
+        public var actor: String?
+        /// Armed only while an instance of this sidecar runs (from its start to its end).
+        public var whileSidecar: String?
+        public var isScoped: Bool { actor != nil || whileSidecar != nil }
         public init() {}
     }
 

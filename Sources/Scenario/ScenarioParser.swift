@@ -99,6 +99,7 @@ public enum ScenarioParser {
     static func apply(_ reader: inout NodeReader, to base: Scenario) throws -> Scenario {
         var s = base
         var scheduleNodes: [Node]?
+        var ruleNodes: [Node]?
         if let name = try reader.string("name") { s.name = name }
         if let description = try reader.string("description") { s.description = description }
         if let seed = try reader.int("seed") { s.seed = UInt64(seed) }
@@ -166,6 +167,7 @@ public enum ScenarioParser {
             if let v = try faults.bool("backups_on_volume") { s.faults.backupsOnVolume = v }
             if let rules = try faults.sequence("rules") {
                 s.faults.rules = try rules.enumerated().map { index, node in try rule(node, index: index, file: reader.file, steps: s.schedule.count) }
+                ruleNodes = rules
             }
             if var crash = try faults.mapping("crash") {
                 var c = Scenario.Crash()
@@ -214,6 +216,13 @@ public enum ScenarioParser {
         }
         try reader.finish()
         if let scheduleNodes { try checkRelations(s, nodes: scheduleNodes, file: reader.file) }
+        if let ruleNodes {
+            for (index, rule) in s.faults.rules.enumerated() where index < ruleNodes.count {
+                guard let name = rule.whileSidecar, !s.sidecars.contains(where: { $0.name == name }) else { continue }
+                var r = try NodeReader(ruleNodes[index], file: reader.file, context: "faults.rules[\(index)]")
+                throw r.error(r.node("while_sidecar"), "faults.rules[\(index)].while_sidecar names '\(name)', which is not a sidecar of the scenario")
+            }
+        }
         return s
     }
 
@@ -233,6 +242,12 @@ public enum ScenarioParser {
         rule.after = try r.int("after", range: 0...Self.maximumCommits)
         rule.probability = try r.double("probability", range: 0...1)
         rule.duringStep = try r.int("during_step", range: 0...max(0, steps - 1))
+        rule.actor = try r.string("actor")
+        rule.whileSidecar = try r.string("while_sidecar")
+        if rule.actor?.isEmpty == true { throw r.error(r.node("actor"), "faults.rules[\(index)].actor must name a child of the run (writer-1, backup-*, sidecar-NAME)") }
+        if rule.isScoped, rule.duringStep != nil {
+            throw r.error(r.node("during_step"), "faults.rules[\(index)] takes during_step or actor/while_sidecar, not both (a step's own process is `actor: backup-I` or `restore-I`)")
+        }
         if let action = try r.string("action") {
             guard FaultActionText.isValid(action) else {
                 throw r.error(r.node("action"), "faults.rules[\(index)].action must be errno NAME, short-write N, short-read N, delay MS, fsync-lie, fsync-fail-clean, enospc-after BYTES or crash [MODE], not '\(action)'")

@@ -44,6 +44,8 @@ public enum ScenarioYAML {
             if let v = rule.probability { out.append("      probability: \(v)") }
             out.append("      action: \(quote(rule.action))")
             if let v = rule.duringStep { out.append("      during_step: \(v)") }
+            if let v = rule.actor { out.append("      actor: \(quote(v))") }
+            if let v = rule.whileSidecar { out.append("      while_sidecar: \(quote(v))") }
         }
         if let d = s.faults.device {
             out.append("  device: {sector: \(d.sector), atomic_write: \(d.atomicWrite), powersafe_overwrite: \(d.powersafeOverwrite)}")
