@@ -111,6 +111,10 @@ public struct Scenario: Sendable, Equatable, Codable {
         public var afterWriters = false
         /// Relative to another entry (index in `schedule`): once it has finished (`after_step`), or while it runs
         /// (`during_step`, `delay` seconds after it started; a backup's or restore's process is running then).
+        /// Restores only: restore the store as it was at this second of the run (a point-in-time restore; the
+        /// tool gets the moment as LIFEBOAT_RESTORE_TIME, ISO 8601 UTC, and LIFEBOAT_RESTORE_SECONDS), checked by
+        /// `restore-at-time` instead of `restore-equals-backup`.
+        public var atTime: Double?
         public var afterStep: Int?
         public var duringStep: Int?
         public var delay: Double?

@@ -7,7 +7,7 @@ public enum ScenarioParser {
     public static let invariantNames = [
         "integrity", "no-duplicates", "wal-content-carried", "snapshot-consistent", "blobs-carried",
         "restore-equals-backup", "restore-opens", "durable-after-crash", "live-store-unaffected", "metadata-preserved",
-        "backup-completes", "backup-durable", "reader-consistent", "restore-durable",
+        "backup-completes", "backup-durable", "reader-consistent", "restore-durable", "restore-at-time",
     ]
     public static let faultOps = ["any", "open", "create", "read", "write", "flush", "release", "fsync", "fsyncdir", "truncate",
                            "fallocate", "rename", "unlink", "mkdir", "rmdir", "link", "symlink", "getattr", "readdir",

@@ -11,7 +11,7 @@ struct CopyStepEntry: ScheduleEntryKind {
     var argument: String { "STRATEGY" }
     var keys: [String] {
         ["after_commits", "at_seconds", "after_writers", "after_step", "every_commits", "times", "destination", "pages_per_step", "step_delay",
-         "max_restarts", "command", "copy_external_data", "allow_clone"]
+         "max_restarts", "command", "copy_external_data", "allow_clone", "at_time"]
     }
 
     func parse(_ r: inout NodeReader, node: Node, index: Int) throws -> Scenario.Step {
@@ -39,6 +39,10 @@ struct CopyStepEntry: ScheduleEntryKind {
         step.command = try r.string("command")
         step.copyExternalData = try r.bool("copy_external_data")
         step.allowClone = try r.bool("allow_clone")
+        step.atTime = try r.double("at_time", range: 0...86_400)
+        if step.atTime != nil, action != .restore {
+            throw r.error(r.node("at_time"), "schedule[\(index)].at_time is for restores (the moment to restore to)")
+        }
         let triggers = [step.afterCommits != nil, step.atSeconds != nil, step.afterWriters, step.afterStep != nil].filter { $0 }.count
         if triggers > 1 { throw r.error(node, "schedule[\(index)] takes one of after_commits, at_seconds, after_writers, after_step") }
         if triggers == 0 {
@@ -68,6 +72,7 @@ struct CopyStepEntry: ScheduleEntryKind {
         if let v = step.command { out.append("    command: \(ScenarioYAML.quote(v))") }
         if let v = step.copyExternalData { out.append("    copy_external_data: \(v)") }
         if let v = step.allowClone { out.append("    allow_clone: \(v)") }
+        if let v = step.atTime { out.append("    at_time: \(v)") }
         return out
     }
 }
