@@ -142,6 +142,11 @@ public final class ChildRegistry: @unchecked Sendable {
         for child in chosen { child.process.signal(signal) }
     }
 
+    /// The children still running that `filter` picks.
+    func running(_ filter: (Child) -> Bool) -> [Child] {
+        lock.withLock { children.filter { $0.isRunning && filter($0) } }
+    }
+
     public func pauseAll() {
         let running = lock.withLock { children.filter { $0.isRunning } }
         for child in running { child.process.signal(SIGSTOP) }

@@ -130,10 +130,10 @@ struct NodeReader {
     static let allowed: [String: [String]] = [
         "scenario": ["name", "description", "extends", "seed", "store", "writers", "schedule", "faults", "invariants", "expect",
                      "app_model", "lightweight_migration", "time_limit", "scheduler", "sidecars", "readers"],
-        "readers": ["count", "hold", "every"],
+        "readers": ["count", "hold", "every", "across_restore"],
         "store": ["objects", "blob_fraction", "blob_size", "journal_mode"],
         "writers": ["count", "transactions", "rate", "mix", "blob_fraction", "blob_size", "synchronous", "checkpoint",
-                    "external_data_grace"],
+                    "external_data_grace", "across_restore"],
         "mix": ["insert", "update", "delete", "link"],
         "schedule": ScheduleKinds.allowedKeys,
         "sidecars": ["name", "command", "start", "stop", "grace"],

@@ -38,6 +38,9 @@ public struct Scenario: Sendable, Equatable, Codable {
         public var count = 1
         public var hold = 1.0
         public var every = 0.0
+        /// `stop` (default): a restore quits the readers first, as an app closes its stack; `keep`: they read on
+        /// across the restore with their connections open (`connections-agree` checks what they see after it).
+        public var acrossRestore = "stop"
         public init() {}
     }
 
@@ -77,6 +80,9 @@ public struct Scenario: Sendable, Equatable, Codable {
         /// (`writers.external_data_grace`); nil means the store layer's default (`StoreOptions`). At 0 a backup that
         /// copies the support folder after its database snapshot can miss files, as it can with Core Data.
         public var externalDataGrace: Double?
+        /// `keep` (default): writers still running when a restore comes keep their connections open across it, as
+        /// an app that restores without closing its stack; `stop`: they are killed first (the app quits).
+        public var acrossRestore = "keep"
         public init() {}
     }
 

@@ -7,7 +7,7 @@ public enum ScenarioParser {
     public static let invariantNames = [
         "integrity", "no-duplicates", "wal-content-carried", "snapshot-consistent", "blobs-carried",
         "restore-equals-backup", "restore-opens", "durable-after-crash", "live-store-unaffected", "metadata-preserved",
-        "backup-completes", "backup-durable", "reader-consistent", "restore-durable", "restore-at-time",
+        "backup-completes", "backup-durable", "reader-consistent", "restore-durable", "restore-at-time", "connections-agree",
     ]
     public static let faultOps = ["any", "open", "create", "read", "write", "flush", "release", "fsync", "fsyncdir", "truncate",
                            "fallocate", "rename", "unlink", "mkdir", "rmdir", "link", "symlink", "getattr", "readdir",
@@ -129,6 +129,7 @@ public enum ScenarioParser {
             if let v = try readers.int("count", range: 0...64) { spec.count = v }
             if let v = try readers.double("hold", range: 0...600) { spec.hold = v }
             if let v = try readers.double("every", range: 0...600) { spec.every = v }
+            if let v = try readers.choice("across_restore", ["keep", "stop"]) { spec.acrossRestore = v }
             try readers.finish()
             s.readers = spec
         }
@@ -147,6 +148,7 @@ public enum ScenarioParser {
             if let v = try writers.choice("synchronous", ["off", "normal", "full", "extra"]) { s.writers.synchronous = v }
             if let v = try writers.choice("checkpoint", ["auto", "none", "frequent", "truncate"]) { s.writers.checkpoint = v }
             if let v = try writers.double("external_data_grace", range: 0...3600) { s.writers.externalDataGrace = v }
+            if let v = try writers.choice("across_restore", ["keep", "stop"]) { s.writers.acrossRestore = v }
             if var mix = try writers.mapping("mix") {
                 if let v = try mix.int("insert", range: 0...1000) { s.writers.mix.insert = v }
                 if let v = try mix.int("update", range: 0...1000) { s.writers.mix.update = v }

@@ -28,8 +28,11 @@ public enum ScenarioYAML {
         out.append("  synchronous: \(s.writers.synchronous)")
         out.append("  checkpoint: \(s.writers.checkpoint)")
         if let v = s.writers.externalDataGrace { out.append("  external_data_grace: \(v)") }
+        if s.writers.acrossRestore != "keep" { out.append("  across_restore: \(s.writers.acrossRestore)") }
         out.append("  mix: {insert: \(s.writers.mix.insert), update: \(s.writers.mix.update), delete: \(s.writers.mix.delete), link: \(s.writers.mix.link)}")
-        if let r = s.readers { out.append("readers: {count: \(r.count), hold: \(r.hold), every: \(r.every)}") }
+        if let r = s.readers {
+            out.append("readers: {count: \(r.count), hold: \(r.hold), every: \(r.every)" + (r.acrossRestore == "stop" ? "}" : ", across_restore: \(r.acrossRestore)}"))
+        }
         out += scheduleLines(s.schedule)
         out += sidecarLines(s.sidecars)
         out.append("faults:")

@@ -188,3 +188,38 @@ import Workload
         #expect(throws: ScenarioError.self) { try ScenarioParser.parse(yaml: "name: x\nschedule:\n  - backup: replace\n    at_time: 1\n") }
     }
 }
+
+/// `connections-agree`: writers and readers that keep their connections across a restore must all see the
+/// restored store; a restore that renames a new file over the store splits them.
+@Suite(.serialized) struct ConnectionsAgreeTests {
+    static func scenario(restore: String) -> String {
+        """
+        name: connections
+        store: {objects: 40, blob_fraction: 0}
+        writers: {count: 2, transactions: 150, rate: 50, blob_fraction: 0}
+        readers: {count: 1, hold: 0.2, every: 0.1, across_restore: keep}
+        schedule:
+          - backup: replace
+            after_commits: 20
+        \(restore)
+            after_commits: 50
+        invariants: [connections-agree]
+        expect: pass
+        """
+    }
+
+    @Test func aRestoreInPlaceKeepsEveryConnectionOnTheStore() throws {
+        let (result, _, _) = try TimelineEventTests.run(Self.scenario(restore: "  - restore: file-copy-over"), name: "connections-held")
+        let verdict = try #require(result.verdicts.first { $0.invariant == "connections-agree" })
+        #expect(verdict.status == .held, "\(verdict.summary) \(verdict.evidence)")
+        #expect(verdict.summary.contains("reader-1") && verdict.summary.contains("writer-2"))
+    }
+
+    @Test func aRestoreThatRenamesOverTheStoreSplitsTheConnections() throws {
+        let command = #"  - restore: command\#n    command: 'cp "$LIFEBOAT_BACKUP" "$LIFEBOAT_STORE.new" && rm -f "$LIFEBOAT_STORE-wal" "$LIFEBOAT_STORE-shm" && mv "$LIFEBOAT_STORE.new" "$LIFEBOAT_STORE"'"#
+        let (result, _, _) = try TimelineEventTests.run(Self.scenario(restore: command), name: "connections-split")
+        let verdict = try #require(result.verdicts.first { $0.invariant == "connections-agree" })
+        #expect(verdict.status == .violated)
+        #expect(verdict.evidence.contains { $0.contains("holds the old store: Library.sqlite inode") && $0.contains("(deleted)") }, "\(verdict.evidence)")
+    }
+}

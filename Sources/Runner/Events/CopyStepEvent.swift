@@ -45,7 +45,8 @@ extension ScenarioRunner {
                 errors.append("\(name): no backup to restore from")
                 return
             }
-            stopReaders(children: children)
+            if scenario.readers?.acrossRestore != "keep" { stopReaders(children: children) }
+            if scenario.writers.acrossRestore == "stop" { children.killAll { $0.name.hasPrefix("writer-") } }
             if liveBeforeRestore == nil { liveBeforeRestore = try? StoreState.read(live) }
             backupSource = (last.store, last.state)
             target = live
@@ -137,6 +138,7 @@ extension ScenarioRunner {
         note(name, .end, succeeded ? "done" : "failed: \(summary.error ?? "")")
         if step.action == .restore {
             let label = "\(name) (\(step.strategy))"
+            if succeeded { checkConnectionsAgree(live: live, children: children, label: label) }
             record(Invariants.storeChecks(live, label: "live store after \(label)"))
             if interrupted {
                 record([Invariants.interruptedRestoreAllOrNothing(live, before: liveBeforeRestore, backup: backupSource?.state, label: label)])
