@@ -33,9 +33,14 @@ import Testing
             sidecars:
               - name: window
                 command: 'while true; do sleep 0.05; done'
-                start: at_seconds 0.5
-                stop: at_seconds 1.0
+                start: at_seconds 3000
                 grace: 0
+            schedule:
+              - sidecar: {name: window, action: start}
+                after_commits: 30
+              - sidecar: {name: window, action: stop}
+                after_step: 0
+                delay: 0.5
             faults:
               rules:
                 - {ops: [write], path: "*.sqlite-wal", action: errno EIO, while_sidecar: window}
