@@ -58,11 +58,8 @@ struct CopyStepEntry: ScheduleEntryKind {
     }
 
     func render(_ step: Scenario.Step) -> [String] {
-        var out: [String] = []
-        if let v = step.afterCommits { out.append("    after_commits: \(v)") }
-        if let v = step.atSeconds { out.append("    at_seconds: \(v)") }
-        if step.afterWriters { out.append("    after_writers: true") }
-        if let v = step.afterStep { out.append("    after_step: \(v)") }
+        // The triggers a copy takes are among the common ones (it has no during_step or delay).
+        var out = ScheduleTriggers.render(step)
         if let v = step.everyCommits { out.append("    every_commits: \(v)") }
         if step.times != 1 { out.append("    times: \(step.times)") }
         if step.action == .backup { out.append("    destination: \(step.destination)") }
