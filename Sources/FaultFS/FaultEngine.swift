@@ -128,6 +128,7 @@ final class FaultEngine: Sendable {
                 guard rule.ops.contains(op) || rule.ops.contains(.any) else { continue }
                 guard paths.contains(where: { fnmatch(rule.path, $0, 0) == 0 }) else { continue }
                 if case .enospcAfter = rule.action, op != .write { continue }
+                if let groups = rule.processGroups, !FaultRule.caller(callerPID?(), isIn: groups) { continue }
                 s.rules[i].matched += 1
                 matchedAny = true
                 let before = s.rules[i].fired

@@ -52,17 +52,20 @@ public struct FaultRule: Codable, Sendable, Equatable {
     public var path: String
     public var trigger: FaultTrigger
     public var action: FaultAction
+    /// Only calls made by these process groups (FaultRule+Scope.swift); nil: every caller.
+    public var processGroups: [Int32]?
 
     public init(id: String? = nil, ops: [FaultOp], path: String = "*", trigger: FaultTrigger = .always,
-                action: FaultAction) {
+                action: FaultAction, processGroups: [Int32]? = nil) {
         self.id = id
         self.ops = ops
         self.path = path
         self.trigger = trigger
         self.action = action
+        self.processGroups = processGroups
     }
 
-    enum CodingKeys: String, CodingKey { case id, ops, path, trigger, action }
+    enum CodingKeys: String, CodingKey { case id, ops, path, trigger, action, processGroups = "process_groups" }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -71,6 +74,7 @@ public struct FaultRule: Codable, Sendable, Equatable {
         path = try c.decodeIfPresent(String.self, forKey: .path) ?? "*"
         trigger = try c.decodeIfPresent(FaultTrigger.self, forKey: .trigger) ?? .always
         action = try c.decode(FaultAction.self, forKey: .action)
+        processGroups = try c.decodeIfPresent([Int32].self, forKey: .processGroups)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -80,6 +84,7 @@ public struct FaultRule: Codable, Sendable, Equatable {
         try c.encode(path, forKey: .path)
         try c.encode(trigger, forKey: .trigger)
         try c.encode(action, forKey: .action)
+        try c.encodeIfPresent(processGroups, forKey: .processGroups)
     }
 
     /// Checks what JSON decoding cannot: ranges, known errno names, actions that fit the op set.

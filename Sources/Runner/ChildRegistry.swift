@@ -32,6 +32,8 @@ public final class ChildRegistry: @unchecked Sendable {
         set { lock.withLock { shim = newValue } }
     }
     private var shim: SyncShim?
+    /// Called with every child right after it started (the runner arms the fault rules scoped to it).
+    var onStart: ((Child) -> Void)?
 
     let pidFile: URL
     let logDirectory: URL
@@ -102,6 +104,7 @@ public final class ChildRegistry: @unchecked Sendable {
         lock.withLock { children.append(child) }
         try? (([String(getpid())] + lock.withLock { children.map { String($0.pid) } }).joined(separator: "\n") + "\n")
             .write(to: pidFile, atomically: true, encoding: .utf8)
+        onStart?(child)
         return child
     }
 
@@ -137,6 +140,11 @@ public final class ChildRegistry: @unchecked Sendable {
     public func signal(_ signal: Int32, _ filter: (Child) -> Bool) {
         let chosen = lock.withLock { children.filter { $0.isRunning && filter($0) } }
         for child in chosen { child.process.signal(signal) }
+    }
+
+    /// The children still running that `filter` picks.
+    func running(_ filter: (Child) -> Bool) -> [Child] {
+        lock.withLock { children.filter { $0.isRunning && filter($0) } }
     }
 
     public func pauseAll() {

@@ -66,6 +66,14 @@ public final class FaultFSVolume: StoreVolume {
         return try mount.arm(converted)
     }
 
+    /// Arms a rule for the calls of these process groups only (a rule with `actor:`).
+    public func arm(_ rule: Scenario.Rule, processGroups: [Int32]) throws -> String {
+        var converted = try Self.rule(rule)
+        converted.processGroups = processGroups
+        if let problem = converted.validationError() { throw RunError.environment("fault rule: \(problem)") }
+        return try mount.arm(converted)
+    }
+
     public func disarm(_ id: String) throws { try mount.disarm(id) }
 
     public func crash(mode: String) throws -> String {

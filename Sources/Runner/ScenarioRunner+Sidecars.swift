@@ -167,5 +167,6 @@ extension ScenarioRunner {
         sidecarState.entries[position].end = now()
         sidecarState.entries[position].ending = ending
         note(sidecarState.entries[position].label, .end, ending)
+        disarmScopedFaults(of: sidecarState.entries[position].label)
     }
 }

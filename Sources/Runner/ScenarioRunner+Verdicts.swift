@@ -73,6 +73,8 @@ extension ScenarioRunner {
         case "backup-completes": "no backup in this run"
         case "reader-consistent": "no readers in this run (readers: {count, hold, every})"
         case "restore-durable": "no crash after a finished restore in this run"
+        case "restore-at-time": "no point-in-time restore (a restore with at_time) in this run"
+        case "connections-agree": "no writer or reader kept its connection across a restore in this run"
         case "backup-durable": "no crash after a backup on the store's volume (faults.backups_on_volume)"
         default: "nothing in this run to check it on"
         }

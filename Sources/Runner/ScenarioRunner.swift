@@ -68,6 +68,8 @@ public final class ScenarioRunner {
     let sidecarState = SidecarState()
     /// Where the CloudKit steps left the live store and the zone (ScenarioRunner+Cloud).
     let cloudState = CloudRunState()
+    /// Fault rules armed for one child or while one sidecar runs (ScenarioRunner+ScopedFaults.swift).
+    let scopedFaults = ScopedFaults()
     /// The planned events and when each comes due (Timeline.swift); the schedulers dispatch what it says is due.
     var timeline: Timeline
     /// Set when a program of the run could not start (ScenarioRunner+Environment): the run then judges nothing.
@@ -163,7 +165,8 @@ public final class ScenarioRunner {
         try settings.afterGeneration?(volume, live, now())
         initial = liveAtStart.notes.merging(liveAtStart.others) { first, _ in first }
         var armed: [String: Int] = [:]
-        for (index, rule) in scenario.faults.rules.enumerated() where rule.duringStep == nil {
+        scopeFaults(volume: volume, children: children)
+        for (index, rule) in scenario.faults.rules.enumerated() where rule.duringStep == nil && !rule.isScoped {
             let id = try volume.arm(rule)
             armed[id] = index
             note("faultfs", .fault, "armed rule \(index): \(rule.ops.joined(separator: ",")) \(rule.path) -> \(rule.action)")
@@ -258,7 +261,7 @@ public final class ScenarioRunner {
     func recordFaults(_ armed: [String: Int], volume: any StoreVolume) {
         let fired = (try? volume.firedCounts()) ?? [:]
         let hits = (volume as? FaultFSVolume)?.faultHits { self.childRegistry?.name(ofAny: $0) } ?? [:]
-        for (id, index) in armed.sorted(by: { $0.value < $1.value }) {
+        for (id, index) in armed.merging(scopedFaults.armed, uniquingKeysWith: { first, _ in first }).sorted(by: { $0.value < $1.value }) {
             let rule = scenario.faults.rules[index]
             var summary = FaultSummary(name: "rule \(index)", fired: fired[id] ?? 0,
                                        detail: "\(rule.ops.joined(separator: ",")) \(rule.path) -> \(rule.action)")

@@ -131,15 +131,15 @@ struct NodeReader {
         "scenario": ["name", "description", "extends", "seed", "store", "writers", "schedule", "faults", "invariants", "expect",
                      "app_model", "lightweight_migration", "time_limit", "scheduler", "sidecars", "readers", "cloud"],
         "cloud": ["account", "setup_deadline", "container"],
-        "readers": ["count", "hold", "every"],
+        "readers": ["count", "hold", "every", "across_restore"],
         "store": ["objects", "blob_fraction", "blob_size", "journal_mode", "history", "inheritance", "cloudkit", "from"],
         "writers": ["count", "transactions", "rate", "mix", "blob_fraction", "blob_size", "synchronous", "checkpoint",
-                    "external_data_grace", "sync_external_data"],
+                    "external_data_grace", "sync_external_data", "across_restore"],
         "mix": ["insert", "update", "delete", "link"],
         "schedule": ScheduleKinds.allowedKeys,
         "sidecars": ["name", "command", "start", "stop", "grace"],
         "faults": ["mount", "backups_on_volume", "host_sync", "rules", "crash"],
-        "rules": ["ops", "path", "nth", "after", "probability", "action", "during_step"],
+        "rules": ["ops", "path", "nth", "after", "probability", "action", "during_step", "actor", "while_sidecar"],
         "crash": ["after_commits", "at_seconds", "during_step", "delay", "at_page", "mode"],
     ]
 }

@@ -50,6 +50,9 @@ public struct Scenario: Sendable, Equatable, Codable {
         public var count = 1
         public var hold = 1.0
         public var every = 0.0
+        /// `stop` (default): a restore quits the readers first, as an app closes its stack; `keep`: they read on
+        /// across the restore with their connections open (`connections-agree` checks what they see after it).
+        public var acrossRestore = "stop"
         public init() {}
     }
 
@@ -94,6 +97,9 @@ public struct Scenario: Sendable, Equatable, Codable {
         /// fsync each new external data file and its folder before the commit (`writers.sync_external_data`).
         /// Off by default: Core Data's save path does not (docs/fidelity.md).
         public var syncExternalData = false
+        /// `keep` (default): writers still running when a restore comes keep their connections open across it, as
+        /// an app that restores without closing its stack; `stop`: they are killed first (the app quits).
+        public var acrossRestore = "keep"
         public init() {}
     }
 
@@ -128,6 +134,10 @@ public struct Scenario: Sendable, Equatable, Codable {
         public var afterWriters = false
         /// Relative to another entry (index in `schedule`): once it has finished (`after_step`), or while it runs
         /// (`during_step`, `delay` seconds after it started; a backup's or restore's process is running then).
+        /// Restores only: restore the store as it was at this second of the run (a point-in-time restore; the
+        /// tool gets the moment as LIFEBOAT_RESTORE_TIME, ISO 8601 UTC, and LIFEBOAT_RESTORE_SECONDS), checked by
+        /// `restore-at-time` instead of `restore-equals-backup`.
+        public var atTime: Double?
         public var afterStep: Int?
         public var duringStep: Int?
         public var delay: Double?
@@ -184,6 +194,12 @@ public struct Scenario: Sendable, Equatable, Codable {
         public var action = "errno EIO"
         /// Arm the rule only while this step runs (index in `schedule`), or from the start when nil.
         public var duringStep: Int?
+        /// Only calls of the run's children whose name matches this glob (`writer-1`, `sidecar-litestream`,
+        /// `backup-*`), each child with the processes it starts; armed when such a child starts.
+        public var actor: String?
+        /// Armed only while an instance of this sidecar runs (from its start to its end).
+        public var whileSidecar: String?
+        public var isScoped: Bool { actor != nil || whileSidecar != nil }
         public init() {}
     }
 

@@ -7,7 +7,7 @@ public enum ScenarioParser {
     public static let invariantNames = [
         "integrity", "no-duplicates", "wal-content-carried", "snapshot-consistent", "blobs-carried",
         "restore-equals-backup", "restore-opens", "durable-after-crash", "live-store-unaffected", "metadata-preserved",
-        "backup-completes", "backup-durable", "reader-consistent", "restore-durable",
+        "backup-completes", "backup-durable", "reader-consistent", "restore-durable", "restore-at-time", "connections-agree",
         "cloud-consistent", "relocation-completes",
     ]
     public static let faultOps = ["any", "open", "create", "read", "write", "flush", "release", "fsync", "fsyncdir", "truncate",
@@ -109,6 +109,7 @@ public enum ScenarioParser {
     static func apply(_ reader: inout NodeReader, to base: Scenario) throws -> Scenario {
         var s = base
         var scheduleNodes: [Node]?
+        var ruleNodes: [Node]?
         if let name = try reader.string("name") { s.name = name }
         if let description = try reader.string("description") { s.description = description }
         if let seed = try reader.int("seed") { s.seed = UInt64(seed) }
@@ -139,6 +140,7 @@ public enum ScenarioParser {
             if let v = try readers.int("count", range: 0...64) { spec.count = v }
             if let v = try readers.double("hold", range: 0...600) { spec.hold = v }
             if let v = try readers.double("every", range: 0...600) { spec.every = v }
+            if let v = try readers.choice("across_restore", ["keep", "stop"]) { spec.acrossRestore = v }
             try readers.finish()
             s.readers = spec
         }
@@ -169,6 +171,7 @@ public enum ScenarioParser {
             if let v = try writers.choice("checkpoint", ["auto", "none", "frequent", "truncate"]) { s.writers.checkpoint = v }
             if let v = try writers.double("external_data_grace", range: 0...3600) { s.writers.externalDataGrace = v }
             if let v = try writers.bool("sync_external_data") { s.writers.syncExternalData = v }
+            if let v = try writers.choice("across_restore", ["keep", "stop"]) { s.writers.acrossRestore = v }
             if var mix = try writers.mapping("mix") {
                 if let v = try mix.int("insert", range: 0...1000) { s.writers.mix.insert = v }
                 if let v = try mix.int("update", range: 0...1000) { s.writers.mix.update = v }
@@ -197,6 +200,7 @@ public enum ScenarioParser {
             }
             if let rules = try faults.sequence("rules") {
                 s.faults.rules = try rules.enumerated().map { index, node in try rule(node, index: index, file: reader.file, steps: s.schedule.count) }
+                ruleNodes = rules
             }
             if var crash = try faults.mapping("crash") {
                 var c = Scenario.Crash()
@@ -245,6 +249,13 @@ public enum ScenarioParser {
         }
         try reader.finish()
         if let scheduleNodes { try checkRelations(s, nodes: scheduleNodes, file: reader.file) }
+        if let ruleNodes {
+            for (index, rule) in s.faults.rules.enumerated() where index < ruleNodes.count {
+                guard let name = rule.whileSidecar, !s.sidecars.contains(where: { $0.name == name }) else { continue }
+                var r = try NodeReader(ruleNodes[index], file: reader.file, context: "faults.rules[\(index)]")
+                throw r.error(r.node("while_sidecar"), "faults.rules[\(index)].while_sidecar names '\(name)', which is not a sidecar of the scenario")
+            }
+        }
         return s
     }
 
@@ -264,6 +275,12 @@ public enum ScenarioParser {
         rule.after = try r.int("after", range: 0...Self.maximumCommits)
         rule.probability = try r.double("probability", range: 0...1)
         rule.duringStep = try r.int("during_step", range: 0...max(0, steps - 1))
+        rule.actor = try r.string("actor")
+        rule.whileSidecar = try r.string("while_sidecar")
+        if rule.actor?.isEmpty == true { throw r.error(r.node("actor"), "faults.rules[\(index)].actor must name a child of the run (writer-1, backup-*, sidecar-NAME)") }
+        if rule.isScoped, rule.duringStep != nil {
+            throw r.error(r.node("during_step"), "faults.rules[\(index)] takes during_step or actor/while_sidecar, not both (a step's own process is `actor: backup-I` or `restore-I`)")
+        }
         if let action = try r.string("action") {
             guard FaultActionText.isValid(action) else {
                 throw r.error(r.node("action"), "faults.rules[\(index)].action must be errno NAME, short-write N, short-read N, delay MS, fsync-lie, fsync-fail-clean, enospc-after BYTES or crash [MODE], not '\(action)'")

@@ -30,9 +30,12 @@ public enum ScenarioYAML {
         out.append("  checkpoint: \(s.writers.checkpoint)")
         if let v = s.writers.externalDataGrace { out.append("  external_data_grace: \(v)") }
         if s.writers.syncExternalData { out.append("  sync_external_data: true") }
+        if s.writers.acrossRestore != "keep" { out.append("  across_restore: \(s.writers.acrossRestore)") }
         out.append("  mix: {insert: \(s.writers.mix.insert), update: \(s.writers.mix.update), delete: \(s.writers.mix.delete), link: \(s.writers.mix.link)}")
         if let c = s.cloud { out.append("cloud: {account: \(c.account), setup_deadline: \(c.setupDeadline), container: \(quote(c.container))}") }
-        if let r = s.readers { out.append("readers: {count: \(r.count), hold: \(r.hold), every: \(r.every)}") }
+        if let r = s.readers {
+            out.append("readers: {count: \(r.count), hold: \(r.hold), every: \(r.every)" + (r.acrossRestore == "stop" ? "}" : ", across_restore: \(r.acrossRestore)}"))
+        }
         out += scheduleLines(s.schedule)
         out += sidecarLines(s.sidecars)
         out.append("faults:")
@@ -48,6 +51,8 @@ public enum ScenarioYAML {
             if let v = rule.probability { out.append("      probability: \(v)") }
             out.append("      action: \(quote(rule.action))")
             if let v = rule.duringStep { out.append("      during_step: \(v)") }
+            if let v = rule.actor { out.append("      actor: \(quote(v))") }
+            if let v = rule.whileSidecar { out.append("      while_sidecar: \(quote(v))") }
         }
         if let d = s.faults.device {
             out.append("  device: {sector: \(d.sector), atomic_write: \(d.atomicWrite), powersafe_overwrite: \(d.powersafeOverwrite)}")

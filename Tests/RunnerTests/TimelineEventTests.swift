@@ -154,3 +154,72 @@ import Workload
         #expect(result.operations.first?.details["deleted"] == "5")
     }
 }
+
+/// `restore-at-time`: a store restored to a moment holds each writer's transactions acknowledged by then, give
+/// or take the one in flight.
+@Suite struct RestoreAtTimeTests {
+    @Test func aPointInTimeRestoreIsHeldToTheHistoryPrefixAtThatMoment() throws {
+        let scratch = try Scratch("restore-at-time")
+        let ids = (0..<3).map { _ in UUID() }
+        let history = try HistoryWriter(scratch.path("writer-1.jsonl"))
+        for (seq, id) in ids.enumerated() {
+            // Transaction k begins at k + 0.9 and is acknowledged at k + 1.
+            try history.append(HistoryRecord(writer: 1, seq: seq + 1, state: .intent, t: Double(seq) + 0.9,
+                                             ops: [HistoryOp(op: "insert", entity: "Note", id: id, hash: "h\(seq)")]))
+            try history.append(HistoryRecord(writer: 1, seq: seq + 1, state: .ack, t: Double(seq) + 1))
+        }
+        let oracle = Oracle(transactions: HistoryReader.transactions(in: scratch.url), initial: [:])
+        var twoIn = StoreState()
+        twoIn.notes = [ids[0]: "h0", ids[1]: "h1"]
+        #expect(Invariants.restoreAtTime(twoIn, oracle: oracle, at: 2.5, label: "r").status == .held)
+        // At 2.95 the third was begun, not acknowledged: with or without it.
+        #expect(Invariants.restoreAtTime(twoIn, oracle: oracle, at: 2.95, label: "r").status == .held)
+        // At 1.5 only the first was acknowledged: a second is from the future.
+        let early = Invariants.restoreAtTime(twoIn, oracle: oracle, at: 1.5, label: "r")
+        #expect(early.status == .violated && early.evidence.first?.contains("1 acknowledged") == true, "\(early.evidence)")
+        // At 3.5 all three were acknowledged: the third is missing.
+        #expect(Invariants.restoreAtTime(twoIn, oracle: oracle, at: 3.5, label: "r").status == .violated)
+    }
+
+    @Test func atTimeIsARestoreOption() throws {
+        let s = try ScenarioParser.parse(yaml: "name: x\nschedule:\n  - backup: replace\n  - restore: command\n    command: \"true\"\n    at_time: 1.5\n")
+        #expect(s.schedule[1].atTime == 1.5)
+        #expect(try ScenarioParser.parse(yaml: ScenarioYAML.render(s)) == s)
+        #expect(throws: ScenarioError.self) { try ScenarioParser.parse(yaml: "name: x\nschedule:\n  - backup: replace\n    at_time: 1\n") }
+    }
+}
+
+/// `connections-agree`: writers and readers that keep their connections across a restore must all see the
+/// restored store; a restore that renames a new file over the store splits them.
+@Suite(.serialized) struct ConnectionsAgreeTests {
+    static func scenario(restore: String) -> String {
+        """
+        name: connections
+        store: {objects: 40, blob_fraction: 0}
+        writers: {count: 2, transactions: 150, rate: 50, blob_fraction: 0}
+        readers: {count: 1, hold: 0.2, every: 0.1, across_restore: keep}
+        schedule:
+          - backup: replace
+            after_commits: 20
+        \(restore)
+            after_commits: 50
+        invariants: [connections-agree]
+        expect: pass
+        """
+    }
+
+    @Test func aRestoreInPlaceKeepsEveryConnectionOnTheStore() throws {
+        let (result, _, _) = try TimelineEventTests.run(Self.scenario(restore: "  - restore: file-copy-over"), name: "connections-held")
+        let verdict = try #require(result.verdicts.first { $0.invariant == "connections-agree" })
+        #expect(verdict.status == .held, "\(verdict.summary) \(verdict.evidence)")
+        #expect(verdict.summary.contains("reader-1") && verdict.summary.contains("writer-2"))
+    }
+
+    @Test func aRestoreThatRenamesOverTheStoreSplitsTheConnections() throws {
+        let command = #"  - restore: command\#n    command: 'cp "$LIFEBOAT_BACKUP" "$LIFEBOAT_STORE.new" && rm -f "$LIFEBOAT_STORE-wal" "$LIFEBOAT_STORE-shm" && mv "$LIFEBOAT_STORE.new" "$LIFEBOAT_STORE"'"#
+        let (result, _, _) = try TimelineEventTests.run(Self.scenario(restore: command), name: "connections-split")
+        let verdict = try #require(result.verdicts.first { $0.invariant == "connections-agree" })
+        #expect(verdict.status == .violated)
+        #expect(verdict.evidence.contains { $0.contains("holds the old store: Library.sqlite inode") && $0.contains("(deleted)") }, "\(verdict.evidence)")
+    }
+}

@@ -45,7 +45,8 @@ extension ScenarioRunner {
                 errors.append("\(name): no backup to restore from")
                 return
             }
-            stopReaders(children: children)
+            if scenario.readers?.acrossRestore != "keep" { stopReaders(children: children) }
+            if scenario.writers.acrossRestore == "stop" { children.killAll { $0.name.hasPrefix("writer-") } }
             if liveBeforeRestore == nil { liveBeforeRestore = try? StoreState.read(live) }
             backupSource = (last.store, last.state)
             target = live
@@ -79,8 +80,14 @@ extension ScenarioRunner {
         let walAtStart = Self.walBytes(live)
         note(name, .start, "\(step.strategy)")
         // Command strategies find scripts that ship beside the scenario through LIFEBOAT_SCENARIO_DIR.
-        let child = try children.start(name, executable: executable, arguments: arguments,
-                                       environment: toolEnvironment(live: live, scratch: scratch, volume: volume))
+        var environment = toolEnvironment(live: live, scratch: scratch, volume: volume)
+        if let at = step.atTime {
+            let formatter = ISO8601DateFormatter()
+            formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+            environment["LIFEBOAT_RESTORE_TIME"] = formatter.string(from: Date(timeIntervalSince1970: epoch + at))
+            environment["LIFEBOAT_RESTORE_SECONDS"] = String(at)
+        }
+        let child = try children.start(name, executable: executable, arguments: arguments, environment: environment)
         if let gate, let lockstep { try driveLockstep(name, child: child, gate: gate, lockstep: lockstep) }
         try whileRunning?()
         try runDuring(index, start: start, child: child, EventContext(live: live, scratch: scratch, volume: volume, children: children))
@@ -139,6 +146,7 @@ extension ScenarioRunner {
         if let environmentFailure { throw RunError.environment("\(name) (\(step.strategy)): \(environmentFailure)") }
         if step.action == .restore {
             let label = "\(name) (\(step.strategy))"
+            if succeeded { checkConnectionsAgree(live: live, children: children, label: label) }
             record(Invariants.storeChecks(live, label: "live store after \(label)"))
             if interrupted {
                 record([Invariants.interruptedRestoreAllOrNothing(live, before: liveBeforeRestore, backup: backupSource?.state, label: label)])
@@ -147,7 +155,15 @@ extension ScenarioRunner {
                 if let deferredCrash { try simulateCrash(deferredCrash.plan, children: children, volume: volume, live: live, reason: deferredCrash.reason) }
                 return
             }
-            record([Invariants.restoreEqualsBackup(live, backup: backupSource.store, label: label)])
+            if let at = step.atTime {
+                // Restored to a moment, not to the backup: held to the writers' histories as they stood then.
+                let oracle = Oracle(transactions: HistoryReader.transactions(in: scratch.appendingPathComponent("history")), initial: initial)
+                do { record([Invariants.restoreAtTime(try StoreState.read(live), oracle: oracle, at: at, label: label)]) } catch {
+                    record([Verdict("restore-at-time", .violated, "\(label): the restored store cannot be read", evidence: ["\(label): \(error)"])])
+                }
+            } else {
+                record([Invariants.restoreEqualsBackup(live, backup: backupSource.store, label: label)])
+            }
             if let deferredCrash {
                 try simulateCrash(deferredCrash.plan, children: children, volume: volume, live: live, reason: deferredCrash.reason)
                 record(withCause([Invariants.restoreDurable(live, backup: backupSource.store, crash: deferredCrash.reason, label: label)],

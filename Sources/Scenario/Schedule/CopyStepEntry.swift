@@ -11,7 +11,7 @@ struct CopyStepEntry: ScheduleEntryKind {
     var argument: String { "STRATEGY" }
     var keys: [String] {
         ["after_commits", "at_seconds", "after_writers", "after_step", "every_commits", "times", "destination", "pages_per_step", "step_delay",
-         "max_restarts", "command", "copy_external_data", "allow_clone", "migrate_existing"]
+         "max_restarts", "command", "copy_external_data", "allow_clone", "migrate_existing", "at_time"]
     }
 
     func parse(_ r: inout NodeReader, node: Node, index: Int) throws -> Scenario.Step {
@@ -40,6 +40,10 @@ struct CopyStepEntry: ScheduleEntryKind {
         step.copyExternalData = try r.bool("copy_external_data")
         step.allowClone = try r.bool("allow_clone")
         step.migrateExisting = try r.choice("migrate_existing", ["append", "overwrite"])
+        step.atTime = try r.double("at_time", range: 0...86_400)
+        if step.atTime != nil, action != .restore {
+            throw r.error(r.node("at_time"), "schedule[\(index)].at_time is for restores (the moment to restore to)")
+        }
         let triggers = [step.afterCommits != nil, step.atSeconds != nil, step.afterWriters, step.afterStep != nil].filter { $0 }.count
         if triggers > 1 { throw r.error(node, "schedule[\(index)] takes one of after_commits, at_seconds, after_writers, after_step") }
         if triggers == 0 {
@@ -55,11 +59,8 @@ struct CopyStepEntry: ScheduleEntryKind {
     }
 
     func render(_ step: Scenario.Step) -> [String] {
-        var out: [String] = []
-        if let v = step.afterCommits { out.append("    after_commits: \(v)") }
-        if let v = step.atSeconds { out.append("    at_seconds: \(v)") }
-        if step.afterWriters { out.append("    after_writers: true") }
-        if let v = step.afterStep { out.append("    after_step: \(v)") }
+        // The triggers a copy takes are among the common ones (it has no during_step or delay).
+        var out = ScheduleTriggers.render(step)
         if let v = step.everyCommits { out.append("    every_commits: \(v)") }
         if step.times != 1 { out.append("    times: \(step.times)") }
         if step.action == .backup { out.append("    destination: \(step.destination)") }
@@ -70,6 +71,7 @@ struct CopyStepEntry: ScheduleEntryKind {
         if let v = step.copyExternalData { out.append("    copy_external_data: \(v)") }
         if let v = step.allowClone { out.append("    allow_clone: \(v)") }
         if let v = step.migrateExisting { out.append("    migrate_existing: \(v)") }
+        if let v = step.atTime { out.append("    at_time: \(v)") }
         return out
     }
 }

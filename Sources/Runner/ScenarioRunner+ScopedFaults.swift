@@ -1,0 +1,59 @@
+import FaultFS
+import Foundation
+import Scenario
+
+/// Fault rules armed for some of the run only: `actor: GLOB` for the calls of the children whose name matches
+/// (each child leads a process group of its own, so its tool's processes count too), `while_sidecar: NAME` from
+/// the start of each instance of that sidecar to its end; both together for that sidecar's calls only. So
+/// latency can widen a race in one tool's reads without slowing the writers. A rule is armed right after its
+/// child is spawned: the few calls the child makes before that (its loader's) are outside the scope.
+final class ScopedFaults {
+    /// Rule id -> index in `faults.rules`, for the report.
+    var armed: [String: Int] = [:]
+    /// The ids armed while a sidecar instance runs, by its label (`sidecar-NAME`, `sidecar-NAME.2`).
+    var bySidecar: [String: [String]] = [:]
+    var volume: FaultFSVolume?
+}
+
+extension ScenarioRunner {
+    /// Arms the scoped rules as their children start (nothing to do without scoped rules or FaultFS).
+    func scopeFaults(volume: any StoreVolume, children: ChildRegistry) {
+        guard scenario.faults.rules.contains(where: \.isScoped), let faultFS = volume as? FaultFSVolume else { return }
+        scopedFaults.volume = faultFS
+        children.onStart = { [unowned self] child in
+            // After the crash the volume is what recovery left: nothing more is injected.
+            guard self.crash == nil else { return }
+            do { try self.armScopedFaults(for: child, volume: faultFS) } catch {
+                self.errors.append("arming a scoped fault rule for \(child.name): \(error)")
+            }
+        }
+    }
+
+    private func armScopedFaults(for child: ChildRegistry.Child, volume: FaultFSVolume) throws {
+        let sidecarName = child.name.hasPrefix("sidecar-") ? String(child.name.dropFirst("sidecar-".count).split(separator: ".").first ?? "") : nil
+        for (index, rule) in scenario.faults.rules.enumerated() where rule.isScoped {
+            let actorMatches = rule.actor.map { fnmatch($0, child.name, 0) == 0 }
+            if let whileSidecar = rule.whileSidecar {
+                guard whileSidecar == sidecarName else { continue }
+                // While this sidecar runs: every caller, or the actor's calls only when one is named too.
+                let id = try actorMatches == nil ? volume.arm(rule) : (actorMatches == true ? volume.arm(rule, processGroups: [child.pid]) : nil)
+                guard let id else { continue }
+                scopedFaults.armed[id] = index
+                scopedFaults.bySidecar[child.name, default: []].append(id)
+                note("faultfs", .fault, "armed rule \(index) while \(child.name) runs: \(rule.ops.joined(separator: ",")) \(rule.path) -> \(rule.action)")
+            } else if actorMatches == true {
+                let id = try volume.arm(rule, processGroups: [child.pid])
+                scopedFaults.armed[id] = index
+                note("faultfs", .fault, "armed rule \(index) for \(child.name)'s calls: \(rule.ops.joined(separator: ",")) \(rule.path) -> \(rule.action)")
+            }
+        }
+    }
+
+    /// Disarms the rules armed while the sidecar instance `label` ran.
+    func disarmScopedFaults(of label: String) {
+        for id in scopedFaults.bySidecar.removeValue(forKey: label) ?? [] {
+            try? scopedFaults.volume?.disarm(id)
+            note("faultfs", .fault, "disarmed rule \(scopedFaults.armed[id] ?? -1): \(label) ended")
+        }
+    }
+}
