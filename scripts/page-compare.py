@@ -3,8 +3,9 @@
 
 Compares page by page. Skipped, as SQLite skips them: the lock-byte page (the page holding byte offset 0x40000000,
 which SQLite never reads or writes, so its content is whatever the file system had there), and in page 1 the
-fields a copy rewrites by design (file change counter at 24..27, version-valid-for at 92..95, SQLite version at
-96..99). Both files must be checkpointed (no -wal content), as `lifeboat backup`/`restore` leave them.
+fields a copy rewrites by design (file change counter at 24..27; schema cookie at 40..43, which sqlite3_backup
+sets to the destination's old cookie + 1 so that its connections reload the schema; version-valid-for at 92..95
+and SQLite version at 96..99). Both files must be checkpointed (no -wal content), as `lifeboat backup`/`restore` leave them.
 Exit 0 when every compared page is equal, 1 with the first differing pages otherwise, 2 for bad input.
 Usage: page-compare.py A B"""
 import os
@@ -12,7 +13,7 @@ import struct
 import sys
 
 LOCK_BYTE = 0x40000000
-SKIPPED_HEADER = [(24, 28), (92, 100)]
+SKIPPED_HEADER = [(24, 28), (40, 44), (92, 100)]
 
 
 def page_size(path):

@@ -75,6 +75,9 @@ else:
     save(position, salts)
 
 while True:
+    # When this pass began: a restore that waits for a pass begun after its own start has every frame committed
+    # before it (programs/replica-restore.sh).
+    began = time.time()
     current = header()
     if current is not None:
         size = os.path.getsize(wal_path)
@@ -104,4 +107,7 @@ while True:
                 os.fsync(out.fileno())
             position = start + whole * frame
             save(position, salts)
+    with open(os.path.join(replica, "polled.tmp"), "w") as f:
+        f.write(f"{began}\n")
+    os.rename(os.path.join(replica, "polled.tmp"), os.path.join(replica, "polled"))
     time.sleep(0.05)
