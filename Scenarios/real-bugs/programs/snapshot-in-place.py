@@ -23,7 +23,7 @@ source.close()
 image = memory.serialize()
 memory.close()
 page = 4096
-pause = float(os.environ.get("LIFEBOAT_STEP_PAUSE", "0.02"))
+pause = float(os.environ.get("LIFEBOAT_STEP_PAUSE", "0.03"))
 print(f"snapshot of {len(image)} bytes, written {page} bytes at a time every {pause} s", flush=True)
 if os.environ.get("LIFEBOAT_ATOMIC") == "1":
     temporary = fixed + ".partial"
