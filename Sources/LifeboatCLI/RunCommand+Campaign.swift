@@ -17,7 +17,7 @@ extension RunCommand {
 
     /// Whether this invocation is a campaign (a single scenario without campaign options runs as before).
     func isCampaign(scenarioCount: Int) -> Bool {
-        scenarioCount > 1 || seeds != nil || shard != nil || timeBudget != nil || repeatFailing > 0 || reproduce > 0
+        scenarioCount > 1 || seeds != nil || shard != nil || timeBudget != nil || repeatFailing > 0 || reproduce > 0 || catalog != nil
     }
 
     func validateCampaignOptions() throws {
@@ -45,6 +45,7 @@ extension RunCommand {
             return false
         }
         let seedList = try seeds.map { try SeedList($0) }
+        let bugCatalog = try catalog.map { _ in try loadCatalog(parsed.map(\.0)) }
         let campaign: Campaign
         do { campaign = try Campaign(drills: parsed.map { Campaign.Drill(file: $0.0, scenario: $0.1) }, seeds: seedList) } catch let error as Campaign.DuplicateName {
             throw CLIFailure.badInput(error.description)
@@ -116,6 +117,7 @@ extension RunCommand {
         try folder.write(final)
         try folder.markLatest()
         if let junit { try Data(SuiteJUnitReport.render(final).utf8).write(to: URL(cliPath: junit)) }
+        if let bugCatalog, let catalog { try writeCatalog(bugCatalog, summary: final, folder: folder, to: URL(cliPath: catalog)) }
         print(SuiteTextReport.render(final, folder: folder.url.path), terminator: "")
         print("suite report: \(folder.url.path)/index.html (reports/latest points at it)")
         if Interruption.requested { throw CLIFailure(code: 130, message: "interrupted; the partial suite: \(folder.url.path)") }

@@ -29,6 +29,8 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Run only the K-th of N deterministic slices of the (scenario, seed) pairs, e.g. 2/3 (merge with `lifeboat report merge`).") var shard: String?
     @Option(help: "Start no new run once this much time is spent (10m, 90s, 1h30m); what was not run is listed.") var timeBudget: String?
     @Flag(help: "Exit 2 instead of skipping the drills that need FaultFS when FUSE is unavailable.") var requireFuse = false
+    @Option(help: "Also write the real-bug catalog generated from this campaign (scenarios of one folder with a _catalog.yaml, e.g. Scenarios/real-bugs) to this Markdown file.")
+    var catalog: String?
     @Flag(help: "Only read and check the scenario files (exit 0 when all are valid, 2 at the first bad one); run nothing.")
     var dryRun = false
 

@@ -140,6 +140,8 @@ struct NodeReader {
         "sidecars": ["name", "command", "start", "stop", "grace"],
         "faults": ["mount", "backups_on_volume", "host_sync", "rules", "crash"],
         "rules": ["ops", "path", "nth", "after", "probability", "action", "during_step", "actor", "while_sidecar"],
+        "catalog": ["entries"],
+        "entries": ["id", "title", "sources", "fixed_in", "not_reproduced"],
         "crash": ["after_commits", "at_seconds", "during_step", "delay", "at_page", "mode"],
     ]
 }
