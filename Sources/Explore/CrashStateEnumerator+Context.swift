@@ -58,6 +58,7 @@ extension CrashStateEnumerator {
         var byContent: [String: CrashStateExamination] = [:]
         private var acknowledged: CrashStateAcknowledgements?
         private var linkedSupport = false
+        private var overlay: CrashStateOverlay
 
         init(scratch: URL, reuse: Bool, log: URL) throws {
             self.reuse = reuse
@@ -65,6 +66,7 @@ extension CrashStateEnumerator {
             try? FileManager.default.removeItem(at: directory)
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             payloads = CrashStatePayloads(log: log)
+            overlay = CrashStateOverlay(directory: directory)
         }
 
         mutating func acknowledgements(_ oracle: Oracle) -> CrashStateAcknowledgements {
@@ -78,13 +80,28 @@ extension CrashStateEnumerator {
         /// returns its database; the support folder is a link to the one every state shares.
         mutating func materialize(_ files: [String: Data], databaseName: String, supportFolder: URL?) throws -> URL {
             let database = directory.appendingPathComponent(String(databaseName.dropFirst()))
+            overlay.invalidate()
             for suffix in ["", "-wal", "-journal", "-shm"] { unlink(database.path + suffix) }
             for (path, data) in files { try data.write(to: directory.appendingPathComponent(String(path.dropFirst()))) }
-            if let supportFolder, !linkedSupport {
-                try FileManager.default.createSymbolicLink(at: StoreFiles(database).supportFolder, withDestinationURL: supportFolder)
-                linkedSupport = true
-            }
+            try linkSupport(database, supportFolder)
             return database
+        }
+
+        /// Writes one state as the durable files (written once per durable version) with `kept` written over
+        /// them in place; only for data operations (`CrashStateOverlay.applies`).
+        mutating func overlay(_ durable: [String: Data], version: Data, kept: [OpRecord], tornCut: Int?,
+                              enumerator: CrashStateEnumerator) throws -> URL {
+            let database = directory.appendingPathComponent(String(enumerator.trackedPrefix.dropFirst()))
+            try overlay.show(durable, version: version, databaseName: enumerator.trackedPrefix)
+            try overlay.apply(kept, tornCut: tornCut, durable: durable, enumerator: enumerator, payloads: &payloads)
+            try linkSupport(database, enumerator.supportFolder)
+            return database
+        }
+
+        private mutating func linkSupport(_ database: URL, _ supportFolder: URL?) throws {
+            guard let supportFolder, !linkedSupport else { return }
+            try FileManager.default.createSymbolicLink(at: StoreFiles(database).supportFolder, withDestinationURL: supportFolder)
+            linkedSupport = true
         }
 
         func examine(_ database: URL, oracle: Oracle) -> CrashStateExamination {

@@ -38,6 +38,14 @@ public struct CrashStateEnumerator {
         public var statesReused = 0
         public var seconds = 0.0
         public var statesPerSecond = 0.0
+        /// CPU seconds (user + system) of this process during the enumeration: the figure load on a shared
+        /// machine does not inflate, so throughput can be compared across runs.
+        public var cpuSeconds = 0.0
+        /// Where the wall time went: building states in memory and writing them, fingerprinting (SQLite's
+        /// recovery and a hash of the pages), and examining the distinct ones.
+        public var secondsBuilding = 0.0
+        public var secondsFingerprinting = 0.0
+        public var secondsExamining = 0.0
         public var failures: [Failure] = []
         public var variants: [String: Int] = [:]
     }
@@ -81,16 +89,12 @@ public struct CrashStateEnumerator {
         case "write", "copy_file_range":
             guard tracked(path), let offset = record.offset, var payload = try payloads.payload(of: record) else { return }
             if let tornCut { payload = payload.prefix(tornCut) + Data(count: max(0, payload.count - tornCut)) }
-            var data = files[path] ?? Data()
-            let end = Int(offset) + payload.count
-            if data.count < end { data.append(Data(count: end - data.count)) }
-            data.replaceSubrange(Int(offset)..<end, with: payload)
-            files[path] = data
+            // In place (the dictionary's own storage, never a copy of the file per write: durable files are
+            // written to by every synced operation, and a copy of a megabytes-long -wal for each was most of the time).
+            Self.write(payload, at: Int(offset), into: &files[path, default: Data()])
         case "truncate":
             guard tracked(path), let size = record.size else { return }
-            var data = files[path] ?? Data()
-            if data.count > Int(size) { data = data.prefix(Int(size)) } else { data.append(Data(count: Int(size) - data.count)) }
-            files[path] = data
+            Self.resize(&files[path, default: Data()], to: Int(size))
         case "fallocate":
             guard tracked(path), let size = record.size, (files[path]?.count ?? 0) < Int(size) else { return }
             files[path, default: Data()].append(Data(count: Int(size) - (files[path]?.count ?? 0)))
@@ -114,6 +118,7 @@ public struct CrashStateEnumerator {
     public func run(scratch: URL, maxPoints: Int, seed: UInt64, reuse: Bool = true, progress: ((String) -> Void)? = nil,
                     verdict: ((State, [String]) -> Void)? = nil) throws -> Summary {
         let started = Date()
+        let startedCPU = Self.processCPUSeconds()
         var summary = Summary()
         var durable = start
         var durableChain = CrashStateKey()
@@ -153,6 +158,7 @@ public struct CrashStateEnumerator {
             if tracked(record.path) || tracked(record.path2) { pending.append(record) }
         }
         summary.seconds = Date().timeIntervalSince(started)
+        summary.cpuSeconds = Self.processCPUSeconds() - startedCPU
         summary.statesPerSecond = Double(summary.statesChecked) / max(summary.seconds, 0.001)
         return summary
     }
@@ -187,6 +193,7 @@ public struct CrashStateEnumerator {
                summary: inout Summary, verdict: ((State, [String]) -> Void)?) throws {
         summary.pointsChecked += 1
         let pointTime = point.t + clockOffset
+        let durableVersion = durableChain.digest
         for (variant, kept, tornCut) in variants(pending) {
             var key = durableChain
             for op in kept { key.append(op.seq) }
@@ -197,23 +204,29 @@ public struct CrashStateEnumerator {
                 examination = known
                 summary.statesReused += 1
             } else {
-                var files = durable
-                for (index, op) in kept.enumerated() {
-                    try apply(op, to: &files, tornCut: index == kept.count - 1 ? tornCut : nil, payloads: &context.payloads)
-                }
-                let database = try context.materialize(files, databaseName: trackedPrefix, supportFolder: supportFolder)
-                if context.reuse, let fingerprint = CrashStateFingerprint.of(database) {
-                    if let known = context.byContent[fingerprint] {
-                        examination = known
-                        summary.statesReused += 1
-                    } else {
-                        examination = context.examine(database, oracle: oracle)
-                        context.byContent[fingerprint] = examination
-                        summary.statesExamined += 1
+                var clock = Date()
+                let database: URL
+                if context.reuse, CrashStateOverlay.applies(to: kept) {
+                    database = try context.overlay(durable, version: durableVersion, kept: kept, tornCut: tornCut, enumerator: self)
+                } else {
+                    // The straightforward way (and the only one for kept entry operations): every file built in memory.
+                    var files = durable
+                    for (index, op) in kept.enumerated() {
+                        try apply(op, to: &files, tornCut: index == kept.count - 1 ? tornCut : nil, payloads: &context.payloads)
                     }
+                    database = try context.materialize(files, databaseName: trackedPrefix, supportFolder: supportFolder)
+                }
+                summary.secondsBuilding += Self.lap(&clock)
+                let fingerprint = context.reuse ? CrashStateFingerprint.of(database) : nil
+                summary.secondsFingerprinting += Self.lap(&clock)
+                if let fingerprint, let known = context.byContent[fingerprint] {
+                    examination = known
+                    summary.statesReused += 1
                 } else {
                     examination = context.examine(database, oracle: oracle)
+                    if let fingerprint { context.byContent[fingerprint] = examination }
                     summary.statesExamined += 1
+                    summary.secondsExamining += Self.lap(&clock)
                 }
                 if context.reuse { context.bySequence[sequence] = examination }
             }
@@ -227,5 +240,28 @@ public struct CrashStateEnumerator {
                 if summary.failures.count < 20 { summary.failures.append(Failure(state: state, problems: problems)) }
             }
         }
+    }
+
+    static func write(_ payload: Data, at offset: Int, into data: inout Data) {
+        let end = offset + payload.count
+        if data.count < end { data.append(Data(count: end - data.count)) }
+        data.replaceSubrange(data.startIndex + offset..<data.startIndex + end, with: payload)
+    }
+
+    static func resize(_ data: inout Data, to size: Int) {
+        if data.count > size { data.removeSubrange(data.startIndex + size..<data.endIndex) } else { data.append(Data(count: size - data.count)) }
+    }
+
+    /// Seconds since `clock`, which moves to now.
+    static func lap(_ clock: inout Date) -> Double {
+        let now = Date()
+        defer { clock = now }
+        return now.timeIntervalSince(clock)
+    }
+
+    static func processCPUSeconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
     }
 }
