@@ -48,8 +48,10 @@ import Testing
         defer { recording.remove() }
         var fast: [(CrashStateEnumerator.State, [String])] = []
         var fresh: [(CrashStateEnumerator.State, [String])] = []
-        let fastSummary = try recording.enumerator.run(scratch: recording.states, maxPoints: 12, seed: 5, reuse: true) { fast.append(($0, $1)) }
-        let freshSummary = try recording.enumerator.run(scratch: recording.states, maxPoints: 12, seed: 5, reuse: false) { fresh.append(($0, $1)) }
+        let fastSummary = try recording.enumerator.run(scratch: recording.states, maxPoints: 12, seed: 5, reuse: true,
+                                                           verdict: { fast.append(($0, $1)) })
+        let freshSummary = try recording.enumerator.run(scratch: recording.states, maxPoints: 12, seed: 5, reuse: false,
+                                                            verdict: { fresh.append(($0, $1)) })
         #expect(fast.count == fresh.count)
         #expect(fast.count == fastSummary.statesChecked)
         for (one, other) in zip(fast, fresh) {
