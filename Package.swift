@@ -99,7 +99,8 @@ let package = Package(
         .target(
             name: "Explore",
             dependencies: ["Runner", "Scenario", "Checks", "Reporting", "StoreModel", "StoreCheck", "Workload", "FaultFS",
-                           "SeededRandomness"],
+                           "SeededRandomness", .product(name: "Crypto", package: "swift-crypto"),
+                           .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")],
             swiftSettings: strict),
         // The fault-injecting FUSE file system (daemon, control protocol, client API).
         .target(

@@ -4,10 +4,34 @@
 #include <fcntl.h>
 #include <linux/fs.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 int lb_ficlone(int dst_fd, int src_fd) {
     return ioctl(dst_fd, FICLONE, src_fd);
+}
+
+int lb_ficlone_probe(int dst_fd, int src_fd) {
+    struct stat info;
+    if (fstat(src_fd, &info) != 0) return -1;
+    struct file_clone_range range = {0};
+    range.src_fd = src_fd;
+    range.src_offset = 0;
+    /* One block, or the whole file when it is no larger (a length of 0 clones to the end of the file). */
+    range.src_length = info.st_size > info.st_blksize ? (uint64_t)info.st_blksize : 0;
+    range.dest_offset = 0;
+    return ioctl(dst_fd, FICLONERANGE, &range);
+}
+
+int lb_syncfs(int fd) {
+    return syncfs(fd);
+}
+
+long lb_fstatfs_type(int fd) {
+    struct statfs info;
+    if (fstatfs(fd, &info) != 0) return -1;
+    return (long)info.f_type;
 }
 
 int64_t lb_copy_file_range_all(int src_fd, int dst_fd, int64_t len) {

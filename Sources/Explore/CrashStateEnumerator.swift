@@ -14,7 +14,7 @@ import Workload
 /// every transaction acknowledged before the point present.
 public struct CrashStateEnumerator {
     /// One crash state: at which barrier, which non-durable operations survive, and how the last write tears.
-    public struct State: Sendable, Codable {
+    public struct State: Sendable, Codable, Equatable {
         public var point: UInt64
         public var variant: String
         public var kept: [UInt64]
@@ -32,8 +32,20 @@ public struct CrashStateEnumerator {
         public var pointsChecked = 0
         public var statesChecked = 0
         public var statesFailed = 0
+        /// States examined afresh (opened, verified, read against the oracle): the rest reused the examination
+        /// of an identical state (same operations, or same pages once SQLite recovered them).
+        public var statesExamined = 0
+        public var statesReused = 0
         public var seconds = 0.0
         public var statesPerSecond = 0.0
+        /// CPU seconds (user + system) of this process during the enumeration: the figure load on a shared
+        /// machine does not inflate, so throughput can be compared across runs.
+        public var cpuSeconds = 0.0
+        /// Where the wall time went: building states in memory and writing them, fingerprinting (SQLite's
+        /// recovery and a hash of the pages), and examining the distinct ones.
+        public var secondsBuilding = 0.0
+        public var secondsFingerprinting = 0.0
+        public var secondsExamining = 0.0
         public var failures: [Failure] = []
         public var variants: [String: Int] = [:]
     }
@@ -71,22 +83,18 @@ public struct CrashStateEnumerator {
     static let entryOps: Set = ["create", "unlink", "rename"]
 
     /// Applies one operation to an in-memory image of the files.
-    func apply(_ record: OpRecord, to files: inout [String: Data], tornCut: Int? = nil) throws {
+    func apply(_ record: OpRecord, to files: inout [String: Data], tornCut: Int? = nil, payloads: inout CrashStatePayloads) throws {
         guard record.result >= 0, let path = record.path else { return }
         switch record.op {
         case "write", "copy_file_range":
-            guard tracked(path), let offset = record.offset, var payload = try OpLog.payload(of: record, log: log) else { return }
+            guard tracked(path), let offset = record.offset, var payload = try payloads.payload(of: record) else { return }
             if let tornCut { payload = payload.prefix(tornCut) + Data(count: max(0, payload.count - tornCut)) }
-            var data = files[path] ?? Data()
-            let end = Int(offset) + payload.count
-            if data.count < end { data.append(Data(count: end - data.count)) }
-            data.replaceSubrange(Int(offset)..<end, with: payload)
-            files[path] = data
+            // In place (the dictionary's own storage, never a copy of the file per write: durable files are
+            // written to by every synced operation, and a copy of a megabytes-long -wal for each was most of the time).
+            Self.write(payload, at: Int(offset), into: &files[path, default: Data()])
         case "truncate":
             guard tracked(path), let size = record.size else { return }
-            var data = files[path] ?? Data()
-            if data.count > Int(size) { data = data.prefix(Int(size)) } else { data.append(Data(count: Int(size) - data.count)) }
-            files[path] = data
+            Self.resize(&files[path, default: Data()], to: Int(size))
         case "fallocate":
             guard tracked(path), let size = record.size, (files[path]?.count ?? 0) < Int(size) else { return }
             files[path, default: Data()].append(Data(count: Int(size) - (files[path]?.count ?? 0)))
@@ -105,10 +113,15 @@ public struct CrashStateEnumerator {
     }
 
     /// Walks the log once, checking up to `maxPoints` persistence points (spread by the seed) with every variant.
-    public func run(scratch: URL, maxPoints: Int, seed: UInt64, progress: ((String) -> Void)? = nil) throws -> Summary {
+    /// `reuse: false` examines every state afresh (the straightforward path the fast one is tested against);
+    /// `verdict` sees every state checked with its problems (empty when it held).
+    public func run(scratch: URL, maxPoints: Int, seed: UInt64, reuse: Bool = true, progress: ((String) -> Void)? = nil,
+                    verdict: ((State, [String]) -> Void)? = nil) throws -> Summary {
         let started = Date()
+        let startedCPU = Self.processCPUSeconds()
         var summary = Summary()
         var durable = start
+        var durableChain = CrashStateKey()
         var pending: [OpRecord] = []
         let barriers = records.filter { ["fsync", "fdatasync", "fsyncdir", "sync-all"].contains($0.op) && $0.result >= 0 }
         summary.persistencePoints = barriers.count
@@ -120,17 +133,24 @@ public struct CrashStateEnumerator {
         } else {
             while chosen.count < maxPoints { chosen.insert(interesting[Int(random.next() % UInt64(interesting.count))].seq) }
         }
+        var context = try CheckContext(scratch: scratch, reuse: reuse, log: log)
+        defer { context.close() }
         for record in records {
             if ["fsync", "fdatasync", "fsyncdir", "sync-all"].contains(record.op) {
                 let synced = Set(record.synced ?? [])
                 if chosen.contains(record.seq) {
-                    try check(point: record, durable: durable, pending: pending, scratch: scratch, summary: &summary)
+                    try check(point: record, durable: durable, durableChain: durableChain, pending: pending, context: &context,
+                              summary: &summary, verdict: verdict)
                     if summary.pointsChecked % 10 == 0 {
                         progress?("crash states: \(summary.pointsChecked)/\(chosen.count) points, \(summary.statesChecked) states, \(summary.statesFailed) failed")
                     }
                 }
-                for op in pending where synced.contains(op.seq) { try apply(op, to: &durable) }
+                for op in pending where synced.contains(op.seq) {
+                    try apply(op, to: &durable, payloads: &context.payloads)
+                    durableChain.append(op.seq)
+                }
                 pending.removeAll { synced.contains($0.seq) }
+                context.payloads.keep(pending)
                 continue
             }
             guard record.result >= 0, record.durable == false,
@@ -138,6 +158,7 @@ public struct CrashStateEnumerator {
             if tracked(record.path) || tracked(record.path2) { pending.append(record) }
         }
         summary.seconds = Date().timeIntervalSince(started)
+        summary.cpuSeconds = Self.processCPUSeconds() - startedCPU
         summary.statesPerSecond = Double(summary.statesChecked) / max(summary.seconds, 0.001)
         return summary
     }
@@ -164,26 +185,56 @@ public struct CrashStateEnumerator {
         return result
     }
 
-    func check(point: OpRecord, durable: [String: Data], pending: [OpRecord], scratch: URL, summary: inout Summary) throws {
+    /// Checks every variant at one point. A state is the durable files plus the kept operations applied in order,
+    /// so two states built from the same sequence of operations are the same bytes (`CrashStateKey`), and states
+    /// whose bytes differ may still recover to the same pages (`CrashStateFingerprint`): either way the costly
+    /// examination runs once and the point's own acknowledgements are judged for every state.
+    func check(point: OpRecord, durable: [String: Data], durableChain: CrashStateKey, pending: [OpRecord], context: inout CheckContext,
+               summary: inout Summary, verdict: ((State, [String]) -> Void)?) throws {
         summary.pointsChecked += 1
         let pointTime = point.t + clockOffset
+        let durableVersion = durableChain.digest
         for (variant, kept, tornCut) in variants(pending) {
-            var files = durable
-            for (index, op) in kept.enumerated() {
-                try apply(op, to: &files, tornCut: index == kept.count - 1 ? tornCut : nil)
-            }
-            let directory = scratch.appendingPathComponent("state-\(summary.statesChecked)")
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(at: directory) }
-            for (path, data) in files { try data.write(to: directory.appendingPathComponent(String(path.dropFirst()))) }
-            let database = directory.appendingPathComponent(String(trackedPrefix.dropFirst()))
-            if let supportFolder {
-                try FileManager.default.createSymbolicLink(at: StoreFiles(database).supportFolder, withDestinationURL: supportFolder)
+            var key = durableChain
+            for op in kept { key.append(op.seq) }
+            key.append(tornCut.map { UInt64($0) } ?? UInt64.max)
+            let examination: CrashStateExamination
+            let sequence = key.digest
+            if context.reuse, let known = context.bySequence[sequence] {
+                examination = known
+                summary.statesReused += 1
+            } else {
+                var clock = Date()
+                let database: URL
+                if context.reuse, CrashStateOverlay.applies(to: kept) {
+                    database = try context.overlay(durable, version: durableVersion, kept: kept, tornCut: tornCut, enumerator: self)
+                } else {
+                    // The straightforward way (and the only one for kept entry operations): every file built in memory.
+                    var files = durable
+                    for (index, op) in kept.enumerated() {
+                        try apply(op, to: &files, tornCut: index == kept.count - 1 ? tornCut : nil, payloads: &context.payloads)
+                    }
+                    database = try context.materialize(files, databaseName: trackedPrefix, supportFolder: supportFolder)
+                }
+                summary.secondsBuilding += Self.lap(&clock)
+                let fingerprint = context.reuse ? CrashStateFingerprint.of(database) : nil
+                summary.secondsFingerprinting += Self.lap(&clock)
+                if let fingerprint, let known = context.byContent[fingerprint] {
+                    examination = known
+                    summary.statesReused += 1
+                } else {
+                    examination = context.examine(database, oracle: oracle)
+                    if let fingerprint { context.byContent[fingerprint] = examination }
+                    summary.statesExamined += 1
+                    summary.secondsExamining += Self.lap(&clock)
+                }
+                if context.reuse { context.bySequence[sequence] = examination }
             }
             let state = State(point: point.seq, variant: variant, kept: kept.map(\.seq), tornCut: tornCut)
-            let problems = problemsIn(database, at: pointTime)
+            let problems = examination.problems(at: pointTime, acknowledgements: context.acknowledgements(oracle))
             summary.statesChecked += 1
             summary.variants[String(variant.split(separator: " ").first ?? ""), default: 0] += 1
+            verdict?(state, problems)
             if !problems.isEmpty {
                 summary.statesFailed += 1
                 if summary.failures.count < 20 { summary.failures.append(Failure(state: state, problems: problems)) }
@@ -191,29 +242,26 @@ public struct CrashStateEnumerator {
         }
     }
 
-    /// What is wrong with one recovered state: integrity, a writer whose state is no prefix of its history, or a
-    /// transaction acknowledged before the point that is missing.
-    func problemsIn(_ database: URL, at time: Double) -> [String] {
-        guard FileManager.default.fileExists(atPath: database.path) else { return [] }
-        if (StoreFiles.size(database) ?? 0) == 0 { return [] }
-        var problems: [String] = []
-        do {
-            let report = try StoreVerifier.verify(database)
-            let serious: Set<Finding.Kind> = [.integrity, .bookkeeping, .unreadable, .danglingRelationship, .duplicateIdentity, .metadata]
-            problems += report.violations.filter { serious.contains($0.kind) }.prefix(3).map(\.description)
-            guard problems.isEmpty else { return problems }
-            let state = try StoreState.read(database)
-            for match in oracle.match(state) {
-                guard let reflected = match.prefixes.max() else {
-                    problems.append("writer \(match.writer): matches no prefix of its history")
-                    continue
-                }
-                let acked = oracle.sequence(of: match.writer).filter { ($0.ackAt ?? .infinity) < time }.count
-                if reflected < acked { problems.append("writer \(match.writer): \(acked) acknowledged before this point, \(reflected) present") }
-            }
-        } catch {
-            problems.append("cannot read: \(error)")
-        }
-        return problems
+    static func write(_ payload: Data, at offset: Int, into data: inout Data) {
+        let end = offset + payload.count
+        if data.count < end { data.append(Data(count: end - data.count)) }
+        data.replaceSubrange(data.startIndex + offset..<data.startIndex + end, with: payload)
+    }
+
+    static func resize(_ data: inout Data, to size: Int) {
+        if data.count > size { data.removeSubrange(data.startIndex + size..<data.endIndex) } else { data.append(Data(count: size - data.count)) }
+    }
+
+    /// Seconds since `clock`, which moves to now.
+    static func lap(_ clock: inout Date) -> Double {
+        let now = Date()
+        defer { clock = now }
+        return now.timeIntervalSince(clock)
+    }
+
+    static func processCPUSeconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
     }
 }

@@ -15,8 +15,28 @@ public enum CrashStateRun {
         let value = Mutex<(files: [String: Data], markSeq: UInt64, markTime: Double)?>(nil)
     }
 
+    /// One recorded run, ready to enumerate (more than once: the tests compare ways of checking on one log).
+    /// `remove()` deletes the run's scratch directory.
+    public struct Recording {
+        public let enumerator: CrashStateEnumerator
+        public let result: RunResult
+        public let runDirectory: RunDirectory
+        /// Where the states are written while they are checked.
+        public let states: URL
+        let scratch: URL
+
+        public func remove() { try? FileManager.default.removeItem(at: scratch) }
+    }
+
     public static func run(_ scenario: Scenario, file: String, settings: ScenarioRunner.Settings, maxPoints: Int, seed: UInt64,
-                           progress: (@Sendable (String) -> Void)? = nil) throws -> (CrashStateEnumerator.Summary, RunResult) {
+                           reuse: Bool = true, progress: (@Sendable (String) -> Void)? = nil) throws -> (CrashStateEnumerator.Summary, RunResult) {
+        let recording = try record(scenario, file: file, settings: settings)
+        defer { recording.remove() }
+        let summary = try recording.enumerator.run(scratch: recording.states, maxPoints: maxPoints, seed: seed, reuse: reuse, progress: progress)
+        return (summary, try recording.reportStates(summary))
+    }
+
+    public static func record(_ scenario: Scenario, file: String, settings: ScenarioRunner.Settings) throws -> Recording {
         var scenario = scenario
         scenario.faults.crash = nil
         scenario.expect = .pass
@@ -39,20 +59,40 @@ public enum CrashStateRun {
             start.value.withLock { $0 = (files, seq, now) }
         }
         let runner = try ScenarioRunner(scenario: scenario, file: file, settings: settings)
-        let (result, _) = try runner.run()
+        let (result, runDirectory) = try runner.run()
         guard let scratch = runner.scratchDirectory else { throw RunError.environment("the run left no scratch directory") }
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        guard let (files, markSeq, markTime) = start.value.withLock({ $0 }) else {
-            throw RunError.environment("the run never reached its generated store: \(result.errors.joined(separator: "; "))")
+        do {
+            guard let (files, markSeq, markTime) = start.value.withLock({ $0 }) else {
+                throw RunError.environment("the run never reached its generated store: \(result.errors.joined(separator: "; "))")
+            }
+            let log = scratch.appendingPathComponent("faultfs.oplog")
+            let all = try OpLog.read(log)
+            guard let mark = all.first(where: { $0.seq == markSeq }) else { throw RunError.environment("no log mark in \(log.path)") }
+            let oracle = Oracle(transactions: HistoryReader.transactions(in: scratch.appendingPathComponent("history")), initial: [:])
+            let enumerator = CrashStateEnumerator(records: all.filter { $0.seq > markSeq }, log: log, start: files,
+                                                  databaseName: "/Library.sqlite", oracle: oracle, clockOffset: markTime - mark.t,
+                                                  supportFolder: scratch.appendingPathComponent("store-backing/.Library_SUPPORT"))
+            return Recording(enumerator: enumerator, result: result, runDirectory: runDirectory,
+                             states: scratch.appendingPathComponent("states"), scratch: scratch)
+        } catch {
+            try? FileManager.default.removeItem(at: scratch)
+            throw error
         }
-        let log = scratch.appendingPathComponent("faultfs.oplog")
-        let all = try OpLog.read(log)
-        guard let mark = all.first(where: { $0.seq == markSeq }) else { throw RunError.environment("no log mark in \(log.path)") }
-        let oracle = Oracle(transactions: HistoryReader.transactions(in: scratch.appendingPathComponent("history")), initial: [:])
-        let enumerator = CrashStateEnumerator(records: all.filter { $0.seq > markSeq }, log: log, start: files,
-                                              databaseName: "/Library.sqlite", oracle: oracle, clockOffset: markTime - mark.t,
-                                              supportFolder: scratch.appendingPathComponent("store-backing/.Library_SUPPORT"))
-        let summary = try enumerator.run(scratch: scratch.appendingPathComponent("states"), maxPoints: maxPoints, seed: seed, progress: progress)
-        return (summary, result)
+    }
+}
+
+extension CrashStateRun.Recording {
+    /// The run's result with the states counted in its coverage, its reports rewritten to show them.
+    public func reportStates(_ summary: CrashStateEnumerator.Summary) throws -> RunResult {
+        var result = result
+        var coverage = result.coverage ?? RunCoverage(rows: [], crashPointsAvailable: summary.persistencePoints, crashPointsExplored: 0)
+        coverage.crashStatesChecked = summary.statesChecked
+        coverage.crashStatesFailed = summary.statesFailed
+        coverage.crashStatesExamined = summary.statesExamined
+        result.coverage = coverage
+        try runDirectory.write("report.json", try JSONReport.render(result))
+        try runDirectory.write("report.md", MarkdownReport.render(result))
+        try runDirectory.write("report.html", HTMLReport.render(result))
+        return result
     }
 }

@@ -17,6 +17,8 @@ struct CrashStatesCommand: ParsableCommand {
     @Option(help: "Seed for choosing points.") var seed: UInt64 = 1
     @Option(help: "Where reports go.") var reports: String = "reports"
     @Option(help: "Scratch directory.") var scratch: String?
+    @Flag(help: "Examine every state afresh instead of once per distinct recovered state (slower; the verdicts are the same).")
+    var examineAll = false
 
     func validate() throws {
         guard (1...100_000).contains(maxPoints) else { throw ValidationError("--max-points must be between 1 and 100000") }
@@ -28,7 +30,8 @@ struct CrashStatesCommand: ParsableCommand {
         var settings = ScenarioRunner.Settings.from(reports: URL(cliPath: reports), scratch: scratch.map { URL(cliPath: $0) })
         settings.progress = nil
         let progress = Progress(total: nil, label: "points")
-        let (summary, _) = try CrashStateRun.run(parsed, file: file.path, settings: settings, maxPoints: maxPoints, seed: seed) { line in
+        let (summary, _) = try CrashStateRun.run(parsed, file: file.path, settings: settings, maxPoints: maxPoints, seed: seed,
+                                                   reuse: !examineAll) { line in
             progress.update(line)
         }
         progress.finish()
@@ -36,7 +39,10 @@ struct CrashStatesCommand: ParsableCommand {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         try directory.write("crash-states.json", String(decoding: try encoder.encode(summary), as: UTF8.self))
-        print("persistence points: \(summary.persistencePoints), checked: \(summary.pointsChecked); states checked: \(summary.statesChecked), failed: \(summary.statesFailed); \(String(format: "%.1f", summary.statesPerSecond)) states/s")
+        print("persistence points: \(summary.persistencePoints), checked: \(summary.pointsChecked); states checked: \(summary.statesChecked) (\(summary.statesExamined) examined afresh, \(summary.statesReused) identical to one examined), failed: \(summary.statesFailed); \(String(format: "%.1f s, %.1f", summary.seconds, summary.statesPerSecond)) states/s")
+        print(String(format: "time: %.1f s building states, %.1f s fingerprinting, %.1f s examining; %.1f CPU s (%.1f states per CPU second)",
+                     summary.secondsBuilding, summary.secondsFingerprinting, summary.secondsExamining, summary.cpuSeconds,
+                     Double(summary.statesChecked) / max(summary.cpuSeconds, 0.001)))
         if let first = summary.failures.first {
             print("first failing state: barrier seq \(first.state.point), \(first.state.variant), kept \(first.state.kept.count) pending op(s): \(first.problems.joined(separator: "; "))")
         }

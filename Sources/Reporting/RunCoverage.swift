@@ -28,6 +28,11 @@ public struct RunCoverage: Sendable, Codable, Equatable {
     public var crashPointsExplored: Int
     /// How many runs this sums (1 for a run, more for explore and walk).
     public var runs: Int
+    /// `crash-states` only: the crash states checked at those points, how many failed, and how many of them
+    /// were examined afresh (the others reused an identical state's examination). Absent in other runs.
+    public var crashStatesChecked: Int?
+    public var crashStatesFailed: Int?
+    public var crashStatesExamined: Int?
 
     public init(rows: [Row], crashPointsAvailable: Int, crashPointsExplored: Int, runs: Int = 1) {
         self.rows = rows
@@ -61,8 +66,14 @@ public struct RunCoverage: Sendable, Codable, Equatable {
                 cells[key] = sum
             }
         }
-        return RunCoverage(rows: Array(cells.values), crashPointsAvailable: parts.reduce(0) { $0 + $1.crashPointsAvailable },
-                           crashPointsExplored: parts.reduce(0) { $0 + $1.crashPointsExplored }, runs: parts.reduce(0) { $0 + $1.runs })
+        var sum = RunCoverage(rows: Array(cells.values), crashPointsAvailable: parts.reduce(0) { $0 + $1.crashPointsAvailable },
+                              crashPointsExplored: parts.reduce(0) { $0 + $1.crashPointsExplored }, runs: parts.reduce(0) { $0 + $1.runs })
+        if parts.contains(where: { $0.crashStatesChecked != nil }) {
+            sum.crashStatesChecked = parts.reduce(0) { $0 + ($1.crashStatesChecked ?? 0) }
+            sum.crashStatesFailed = parts.reduce(0) { $0 + ($1.crashStatesFailed ?? 0) }
+            sum.crashStatesExamined = parts.reduce(0) { $0 + ($1.crashStatesExamined ?? 0) }
+        }
+        return sum
     }
 }
 
@@ -71,12 +82,18 @@ public enum CoverageTable {
     public static func markdown(_ coverage: RunCoverage?) -> [String] {
         guard let coverage else { return [] }
         var lines = ["", "## Fault coverage", "",
-                     "\(coverage.runs > 1 ? "\(coverage.runs) runs: " : "")crash points (fsync, fdatasync, fsyncdir, sync-all): \(coverage.crashPointsAvailable) available, \(coverage.crashPointsExplored) explored.",
+                     "\(coverage.runs > 1 ? "\(coverage.runs) runs: " : "")crash points (fsync, fdatasync, fsyncdir, sync-all): \(coverage.crashPointsAvailable) available, \(coverage.crashPointsExplored) explored.\(crashStatesSentence(coverage))",
                      "", "| op | file | ran | matched a rule | fault fired |", "|---|---|---|---|---|"]
         for row in coverage.sortedRows {
             lines.append("| \(row.op) | \(row.fileClass) | \(row.ops) | \(row.matched) | \(row.fired) |")
         }
         return lines
+    }
+
+    /// " N crash states checked (F failed, E examined afresh)." for a `crash-states` run, else nothing.
+    static func crashStatesSentence(_ coverage: RunCoverage) -> String {
+        guard let checked = coverage.crashStatesChecked else { return "" }
+        return " \(checked) crash states checked (\(coverage.crashStatesFailed ?? 0) failed, \(coverage.crashStatesExamined ?? checked) examined afresh)."
     }
 
     public static func html(_ coverage: RunCoverage?) -> String {
@@ -88,7 +105,7 @@ public enum CoverageTable {
         }
         return """
         <h2>Fault coverage</h2>
-        <p>\(coverage.runs > 1 ? "\(coverage.runs) runs: " : "")crash points (fsync, fdatasync, fsyncdir, sync-all): \(coverage.crashPointsAvailable) available, \(coverage.crashPointsExplored) explored.</p>
+        <p>\(coverage.runs > 1 ? "\(coverage.runs) runs: " : "")crash points (fsync, fdatasync, fsyncdir, sync-all): \(coverage.crashPointsAvailable) available, \(coverage.crashPointsExplored) explored.\(HTMLReport.h(crashStatesSentence(coverage)))</p>
         <table><tr><th>op</th><th>file</th><th>ran</th><th>matched a rule</th><th>fault fired</th></tr>
         \(rows)</table>
 

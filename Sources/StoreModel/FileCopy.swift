@@ -89,16 +89,18 @@ public enum FileCopy {
             .appendingPathComponent(".\(destination.lastPathComponent).lifeboat-tmp-\(UUID().uuidString.prefix(8))")
         try manager.createDirectory(at: staging, withIntermediateDirectories: true)
         var copied: [URL] = []
+        var allCloned = true
         do {
             let names = (try? manager.contentsOfDirectory(atPath: source.path)) ?? []
             for name in names.sorted() where !name.hasPrefix(".") {
                 var info = stat()
                 guard stat(source.appendingPathComponent(name).path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
                 // Data is synced below, all files at once (see syncAll).
-                try copy(source.appendingPathComponent(name), to: staging.appendingPathComponent(name), allowClone: allowClone, sync: false)
+                let method = try copy(source.appendingPathComponent(name), to: staging.appendingPathComponent(name), allowClone: allowClone, sync: false)
+                allCloned = allCloned && method == .clone
                 copied.append(staging.appendingPathComponent(name))
             }
-            try syncAll(copied)
+            if allCloned { try syncClonesAll(copied) } else { try syncAll(copied) }
             if durable { try syncDirectory(staging) }
             if manager.fileExists(atPath: destination.path) { try manager.removeItem(at: destination) }
             try manager.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)

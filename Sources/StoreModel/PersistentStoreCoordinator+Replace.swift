@@ -193,7 +193,7 @@ extension PersistentStoreCoordinator {
     }
 
     /// Why the destination's file system cannot clone the source's database, or nil when it can: a trial clone
-    /// of the database file into a scratch file beside the destination, read-only on the source.
+    /// of the database file's first block into a scratch file beside the destination, read-only on the source.
     static func cloneUnavailable(_ source: StoreFiles, into destination: StoreFiles) -> String? {
         let input = open(source.database.path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard input >= 0 else { return "cannot open the source: \(String(cString: strerror(errno)))" }
@@ -206,7 +206,7 @@ extension PersistentStoreCoordinator {
             close(output)
             unlink(trial.path)
         }
-        return lb_ficlone(output, input) == 0 ? nil : "the file system cannot clone (\(String(cString: strerror(errno))))"
+        return lb_ficlone_probe(output, input) == 0 ? nil : "the file system cannot clone (\(String(cString: strerror(errno))))"
     }
 
     /// Clones the database file while holding the source's write lock with an empty WAL; returns why not, or nil.

@@ -1,5 +1,6 @@
 import Explore
 import Foundation
+import Reporting
 import LifeboatTestSupport
 import Runner
 import Scenario
@@ -35,5 +36,44 @@ import Testing
                                                  maxPoints: 4, seed: 3)
         #expect(summary.statesFailed > 0)
         #expect(summary.failures.first?.problems.contains { $0.contains("acknowledged before this point") } == true)
+    }
+
+    /// The fast path (states reused by operation sequence and by recovered pages) gives every state the verdict
+    /// a fresh examination gives it, on one recorded log with failing states (a lying fsync) and passing ones.
+    @Test func reusedExaminationsGiveTheVerdictsOfFreshOnes() throws {
+        let scratch = try Scratch("states-reuse")
+        var scenario = try scenario("fsync-lies.yaml")
+        scenario.writers.transactions = 25
+        let recording = try CrashStateRun.record(scenario, file: "fsync-lies", settings: settings(scratch))
+        defer { recording.remove() }
+        var fast: [(CrashStateEnumerator.State, [String])] = []
+        var fresh: [(CrashStateEnumerator.State, [String])] = []
+        let fastSummary = try recording.enumerator.run(scratch: recording.states, maxPoints: 12, seed: 5, reuse: true,
+                                                           verdict: { fast.append(($0, $1)) })
+        let freshSummary = try recording.enumerator.run(scratch: recording.states, maxPoints: 12, seed: 5, reuse: false,
+                                                            verdict: { fresh.append(($0, $1)) })
+        #expect(fast.count == fresh.count)
+        #expect(fast.count == fastSummary.statesChecked)
+        for (one, other) in zip(fast, fresh) {
+            #expect(one.0 == other.0)
+            #expect(one.1 == other.1, "\(one.0.variant) at \(one.0.point)")
+        }
+        #expect(freshSummary.statesExamined == freshSummary.statesChecked)
+        #expect(fastSummary.statesExamined + fastSummary.statesReused == fastSummary.statesChecked)
+        #expect(fastSummary.statesReused > 0, "identical states were recognised")
+        #expect(fastSummary.statesFailed == freshSummary.statesFailed)
+        #expect(freshSummary.statesFailed > 0, "the comparison covers failing states too")
+        #expect(fastSummary.statesFailed < fastSummary.statesChecked, "and passing ones")
+    }
+
+    /// The run's coverage counts the states, in its JSON and Markdown reports.
+    @Test func theRunCoverageCountsTheStates() throws {
+        let scratch = try Scratch("states-coverage")
+        let (summary, result) = try CrashStateRun.run(try scenario("crash-durable.yaml"), file: "crash-durable", settings: settings(scratch),
+                                                      maxPoints: 2, seed: 1)
+        #expect(result.coverage?.crashStatesChecked == summary.statesChecked)
+        #expect(result.coverage?.crashStatesExamined == summary.statesExamined)
+        let markdown = MarkdownReport.render(result)
+        #expect(markdown.contains("\(summary.statesChecked) crash states checked"))
     }
 }

@@ -10,6 +10,18 @@
 /// Clones `src_fd` into `dst_fd` with FICLONE (XFS reflink=1, btrfs). Returns 0 or -1 with errno set.
 int lb_ficlone(int dst_fd, int src_fd);
 
+/// Whether the file system can clone `src_fd` into `dst_fd` (an empty file), at the cost of one block: FICLONERANGE
+/// of the first block (of the whole file when it is one block or less). A trial FICLONE of the whole file costs
+/// what the real clone costs (and its removal as much again: every shared extent's reference count goes back
+/// down). Returns 0 or -1 with errno set, as FICLONE would.
+int lb_ficlone_probe(int dst_fd, int src_fd);
+
+/// syncfs(2) of the file system holding `fd` (needs _GNU_SOURCE, which Swift's Glibc module does not set).
+int lb_syncfs(int fd);
+
+/// The statfs(2) f_type (file system magic) of the file system holding `fd`, or -1 with errno set.
+long lb_fstatfs_type(int fd);
+
 /// Copies `len` bytes with copy_file_range(2), looping over short copies. Returns bytes copied or -1 with errno.
 int64_t lb_copy_file_range_all(int src_fd, int dst_fd, int64_t len);
 
