@@ -30,7 +30,7 @@ public enum FindingReplay {
     /// first invariant violated; nil for a run that violated nothing.
     public static func finding(of result: RunResult, scenario: Scenario) -> String? {
         let violated = result.verdicts.filter { $0.status == .violated }.map(\.invariant)
-        if case .violation(let name) = scenario.expect, violated.contains(name) { return name }
+        if let name = violated.first(where: scenario.expect.invariants.contains) { return name }
         return violated.first
     }
 

@@ -42,7 +42,7 @@ extension ScenarioRunner {
         var met: Bool
         switch scenario.expect {
         case .pass: met = errors.isEmpty && verdicts.allSatisfy { $0.status != .violated }
-        case .violation(let name): met = verdicts.contains { $0.invariant == name && $0.status == .violated }
+        case .violation: met = verdicts.contains { scenario.expect.invariants.contains($0.invariant) && $0.status == .violated }
         }
         if environmentError != nil { met = false }
         let writers = Set(transactions.map(\.writer)).sorted().map { writer in

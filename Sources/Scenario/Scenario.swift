@@ -219,6 +219,9 @@ public struct Scenario: Sendable, Equatable, Codable {
         public init() {}
     }
 
+    /// `pass`, or `violation NAME`; NAME may list alternatives, `integrity|snapshot-consistent`, for a mistake
+    /// that shows as either (a torn copy of a database and its -wal is malformed or a state that never was,
+    /// depending on which pages the race tore).
     public enum Expectation: Sendable, Equatable, Codable, CustomStringConvertible {
         case pass
         case violation(String)
@@ -226,6 +229,14 @@ public struct Scenario: Sendable, Equatable, Codable {
             switch self {
             case .pass: "pass"
             case .violation(let invariant): "violation \(invariant)"
+            }
+        }
+
+        /// The invariants any one of whose violation meets the expectation (empty for `pass`).
+        public var invariants: [String] {
+            switch self {
+            case .pass: []
+            case .violation(let names): names.split(separator: "|").map(String.init)
             }
         }
     }

@@ -241,10 +241,11 @@ public enum ScenarioParser {
             let words = text.split(separator: " ").map(String.init)
             if words == ["pass"] {
                 s.expect = .pass
-            } else if words.count == 2, words[0] == "violation", invariantNames.contains(words[1]) {
+            } else if words.count == 2, words[0] == "violation",
+                      words[1].split(separator: "|", omittingEmptySubsequences: false).allSatisfy({ invariantNames.contains(String($0)) }) {
                 s.expect = .violation(words[1])
             } else {
-                throw reader.error(expectNode, "expect must be `pass` or `violation <invariant>` with one of \(invariantNames.joined(separator: ", ")), not '\(text)'")
+                throw reader.error(expectNode, "expect must be `pass` or `violation <invariant>` (alternatives joined by `|`) with one of \(invariantNames.joined(separator: ", ")), not '\(text)'")
             }
         }
         try reader.finish()

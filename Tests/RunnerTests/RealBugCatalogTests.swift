@@ -37,16 +37,25 @@ import Testing
         }
     }
 
+    /// A bug scenario whose mistake is a timing race (two copies that must straddle a checkpoint: B2, B19, B21) can
+    /// miss in one run, so it gets up to three runs and must show its violation in one of them; the catalog
+    /// document gives each entry's rate over seeds. A correct counterpart gets one run and must raise no alarm.
     @Test(arguments: scenarios)
     func realBugScenarioShowsItsExpectationOnOneSeed(_ name: String) throws {
-        let scratch = try Scratch("real-bug")
         let file = Self.folder.appendingPathComponent(name)
         var scenario = try ScenarioParser.parse(file: file)
         scenario.seed = 1
-        let (result, _) = try DrillTests.run(scenario, file: file.path, scratch: scratch)
-        let violated = result.verdicts.filter { $0.status == .violated }.map { "\($0.invariant): \($0.evidence.first ?? $0.summary)" }
-        #expect(result.expectationMet, "\(name) expected \(result.expectation); violated: \(violated); errors: \(result.errors)")
-        #expect(result.errors.isEmpty, "\(result.errors)")
-        #expect(result.seconds <= 60, "\(name) took \(result.seconds) s; a catalog reproduction must take 60 s or less")
+        let attempts = scenario.expect == .pass ? 1 : 3
+        var misses: [String] = []
+        for attempt in 1...attempts {
+            let scratch = try Scratch("real-bug")
+            let (result, _) = try DrillTests.run(scenario, file: file.path, scratch: scratch)
+            #expect(result.errors.isEmpty, "\(result.errors)")
+            #expect(result.seconds <= 60, "\(name) took \(result.seconds) s; a catalog reproduction must take 60 s or less")
+            if result.expectationMet { return }
+            let violated = result.verdicts.filter { $0.status == .violated }.map { "\($0.invariant): \($0.evidence.first ?? $0.summary)" }
+            misses.append("run \(attempt): violated \(violated); errors \(result.errors)")
+        }
+        Issue.record("\(name) expected \(scenario.expect.description) in one of \(attempts) run(s): \(misses.joined(separator: "; "))")
     }
 }

@@ -34,7 +34,9 @@ import Testing
     }
 
     /// A store whose binary columns allow external storage (they hold Core Data's 0x01/0x02 markers): the layout
-    /// writers store large values in `_EXTERNAL_DATA`, and the backups must carry them (`blobs-carried`).
+    /// writers store large values in `_EXTERNAL_DATA`, and the backups must carry them (`blobs-carried`). The backups
+    /// run once the writers are done: a replace under live attachment writers can miss files, as Core Data's does
+    /// (it stages the support folder before the page copy; `replace-under-attachment-writers.yaml` shows that race).
     @Test func layoutWritersStoreExternalDataWhereAColumnAllowsIt() throws {
         let scratch = try Scratch("real-drill-blobs")
         let store = try scratch.store("user/Library.sqlite", objects: 80, blobFraction: 0.5, blobSize: 110_000)
@@ -50,8 +52,8 @@ import Testing
             store: {from: user/Library.sqlite}
             writers: {transactions: 40, blob_fraction: 0.6, blob_size: 110KiB}
             schedule:
-              - {backup: replace, after_commits: 30}
-              - {backup: migrate, after_commits: 50}
+              - {backup: replace, after_writers: true}
+              - {backup: migrate, after_writers: true}
               - {restore: replace-then-readd}
             """.write(to: file, atomically: true, encoding: .utf8)
         let scenario = try ScenarioParser.parse(file: file)

@@ -37,6 +37,16 @@ import Testing
         #expect(scenario.expect == .violation("no-duplicates"))
     }
 
+    /// `violation a|b`: met by a violation of either, and written back as it was read (repro files replay it).
+    @Test func anExpectationMayNameAlternatives() throws {
+        let scenario = try ScenarioParser.parse(yaml: "name: torn\nexpect: violation integrity|snapshot-consistent\n")
+        #expect(scenario.expect.invariants == ["integrity", "snapshot-consistent"])
+        #expect(scenario.expect.description == "violation integrity|snapshot-consistent")
+        let again = try ScenarioParser.parse(yaml: ScenarioYAML.render(scenario))
+        #expect(again.expect == scenario.expect)
+        #expect(Scenario.Expectation.pass.invariants.isEmpty)
+    }
+
     /// Each bad input, the message it must give, and where.
     @Test(arguments: [
         ("name: x\nstore:\n  objcts: 5\n", 3, 3, "unknown key 'objcts' in scenario.store; expected one of: objects"),
@@ -45,6 +55,8 @@ import Testing
         ("name: x\nschedule:\n  - backup: teleport\n", 3, 13, "unknown backup strategy 'teleport'"),
         ("name: x\nschedule:\n  - after_commits: 3\n", 3, 5, "needs exactly one of `backup: STRATEGY`, `restore: STRATEGY`, `checkpoint: "),
         ("name: x\nexpect: violation everything\n", 2, 9, "expect must be `pass` or `violation <invariant>`"),
+        ("name: x\nexpect: violation integrity|everything\n", 2, 9, "expect must be `pass` or `violation <invariant>`"),
+        ("name: x\nexpect: violation integrity|\n", 2, 9, "expect must be `pass` or `violation <invariant>`"),
         ("name: x\nfaults:\n  rules:\n    - action: errno EWHATEVER\n", 4, 15, "action must be errno NAME"),
         ("name: x\nfaults:\n  crash: {mode: torn}\n", 3, 10, "needs exactly one of after_commits, at_seconds, during_step"),
         ("name: x\nfaults:\n  crash: {after_commits: 3, at_page: 4}\n", 3, 38, "at_page needs during_step"),
