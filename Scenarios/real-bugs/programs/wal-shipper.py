@@ -66,6 +66,11 @@ def save(position, salts):
     os.rename(state_file + ".tmp", state_file)
 
 
+# Like Litestream, it keeps a connection to the database open while it runs: without one, the app's last connection
+# to close checkpoints and deletes the -wal before its newest frames were shipped.
+keeper = sqlite3.connect(store, timeout=30)
+keeper.execute("SELECT count(*) FROM sqlite_master").fetchall()
+
 if os.path.exists(state_file):
     text = open(state_file).read().split()
     position, salts = int(text[0]), (bytes.fromhex(text[1]) if text[1] != "-" else None)
