@@ -75,6 +75,18 @@ if os.path.exists(state_file):
     text = open(state_file).read().split()
     position, salts = int(text[0]), (bytes.fromhex(text[1]) if text[1] != "-" else None)
     print(f"resuming at -wal byte {position}")
+    current = header()
+    if check_salts and position > 0 and (current is None or current[16:24] != salts
+                                         or os.path.getsize(wal_path) < position):
+        # The -wal the position belongs to is gone (checkpointed away, or the database was restored meanwhile):
+        # frames written since may never be seen, so the replica starts over from a base snapshot.
+        print("the -wal is not the one the saved position belongs to: new generation")
+        new_generation(empty_base=False)
+        salts, position = (current[16:24] if current else None), 0
+        if current:
+            with open(os.path.join(replica, "wal"), "wb") as out:
+                out.write(current)
+        save(position, salts)
 else:
     # A generation ships the -wal from its first frame (each frame's checksum continues the previous one's, so a
     # replica cannot start in the middle); the frames older than the base snapshot replay to the same pages.
