@@ -9,7 +9,12 @@ restarted. Two mistakes from the public record can be switched on:
   (Litestream issue 752, fixed by salt detection in PR 761). The default, `check`, starts a new generation (a new
   base snapshot) whenever the salts changed or the -wal shrank.
 - LIFEBOAT_SHIPPER_BASE=none: the first generation starts without a base snapshot, as if the database had been
-  empty when replication began (libsql sqld issue 766, Litestream issue 753)."""
+  empty when replication began (libsql sqld issue 766, Litestream issue 753).
+- LIFEBOAT_SHIPPER_SIZE=grows: it assumes the database only grows and takes a commit frame whose database size
+  is smaller than the previous commit's for a corrupt frame, so it stops shipping before it and retries forever:
+  after a VACUUM (or auto-vacuum) shrinks the database, replication stalls and no later commit reaches the replica
+  (Litestream issue 875, "page number out-of-bounds for commit size"). The default, `any`, ships shrinking
+  commits as SQLite writes them (the replay truncates the database to the commit's size)."""
 import os
 import shutil
 import signal
@@ -25,6 +30,9 @@ wal_path = store + "-wal"
 check_salts = os.environ.get("LIFEBOAT_SHIPPER_SALTS", "check") != "ignore"
 base_mode = os.environ.get("LIFEBOAT_SHIPPER_BASE", "snapshot")
 state_file = os.path.join(replica, "position")
+grows_only = os.environ.get("LIFEBOAT_SHIPPER_SIZE", "any") == "grows"
+last_commit_pages = None
+stalled_at = None
 signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
 
 
@@ -58,10 +66,27 @@ def save(position, salts):
     os.rename(state_file + ".tmp", state_file)
 
 
+# Like Litestream, it keeps a connection to the database open while it runs: without one, the app's last connection
+# to close checkpoints and deletes the -wal before its newest frames were shipped.
+keeper = sqlite3.connect(store, timeout=30)
+keeper.execute("SELECT count(*) FROM sqlite_master").fetchall()
+
 if os.path.exists(state_file):
     text = open(state_file).read().split()
     position, salts = int(text[0]), (bytes.fromhex(text[1]) if text[1] != "-" else None)
     print(f"resuming at -wal byte {position}")
+    current = header()
+    if check_salts and position > 0 and (current is None or current[16:24] != salts
+                                         or os.path.getsize(wal_path) < position):
+        # The -wal the position belongs to is gone (checkpointed away, or the database was restored meanwhile):
+        # frames written since may never be seen, so the replica starts over from a base snapshot.
+        print("the -wal is not the one the saved position belongs to: new generation")
+        new_generation(empty_base=False)
+        salts, position = (current[16:24] if current else None), 0
+        if current:
+            with open(os.path.join(replica, "wal"), "wb") as out:
+                out.write(current)
+        save(position, salts)
 else:
     # A generation ships the -wal from its first frame (each frame's checksum continues the previous one's, so a
     # replica cannot start in the middle); the frames older than the base snapshot replay to the same pages.
@@ -83,6 +108,7 @@ while True:
         size = os.path.getsize(wal_path)
         restarted = salts is not None and current[16:24] != salts
         if check_salts and (restarted or size < position):
+            last_commit_pages = None
             print(f"-wal restarted (salts or size changed at byte {position}): new generation")
             new_generation(empty_base=False)
             with open(os.path.join(replica, "wal"), "wb") as out:
@@ -99,6 +125,23 @@ while True:
         frame = 24 + page_size
         start = max(position, 32)
         whole = (size - start) // frame
+        if grows_only and whole > 0:
+            # Each frame's header holds, on a transaction's last frame, the database's size in pages after it.
+            with open(wal_path, "rb") as source:
+                source.seek(start)
+                batch = source.read(whole * frame)
+            for index in range(whole):
+                pages = struct.unpack(">I", batch[index * frame + 4:index * frame + 8])[0]
+                if pages == 0:
+                    continue
+                if last_commit_pages is not None and pages < last_commit_pages:
+                    if stalled_at != start + index * frame:
+                        stalled_at = start + index * frame
+                        print(f"page number out-of-bounds for commit size: commit of {pages} pages after "
+                              f"{last_commit_pages}; not shipping from -wal byte {stalled_at}")
+                    whole = index
+                    break
+                last_commit_pages = pages
         if whole > 0:
             with open(wal_path, "rb") as source, open(os.path.join(replica, "wal"), "ab") as out:
                 source.seek(start)
