@@ -66,7 +66,7 @@ public final class ScenarioRunner {
     /// When the crash rule froze the volume (run clock), for telling its EIO artifacts from real failures.
     var frozenAt: Double?
     let sidecarState = SidecarState()
-    /// Where the CloudKit steps left the live store and the zone (ScenarioRunner+Cloud).
+    /// Where the CloudKit steps left the live store and the zone (Events/CloudStepEvent.swift).
     let cloudState = CloudRunState()
     /// Fault rules armed for one child or while one sidecar runs (ScenarioRunner+ScopedFaults.swift).
     let scopedFaults = ScopedFaults()
