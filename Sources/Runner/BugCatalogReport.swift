@@ -92,7 +92,10 @@ public enum BugCatalogReport {
                 continue
             }
             for (position, row) in bugs.enumerated() {
-                let invariant = row.expectation.hasPrefix("violation ") ? "`\(row.expectation.dropFirst("violation ".count))`" : row.expectation
+                // `violation a|b` (either shows the mistake) reads "`a` or `b`": a bare `|` would split the table's cell.
+                let invariant = row.expectation.hasPrefix("violation ")
+                    ? row.expectation.dropFirst("violation ".count).split(separator: "|").map { "`\($0)`" }.joined(separator: " or ")
+                    : row.expectation
                 let count = row.ran == 0 ? "not run (\(cell(row.skipped.first ?? "")))" : "\(row.asExpected)/\(row.ran)"
                 lines.append("| \(position == 0 ? entry.id : "") | \(position == 0 ? title : "") | \(link(row)) | \(count) | \(invariant) | "
                              + "\(time(row.seconds)) | \(position == 0 ? cell(entry.fixedIn ?? "—") : "") | \(position == 0 ? counterpartText : "") |")
