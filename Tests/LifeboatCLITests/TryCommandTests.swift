@@ -17,13 +17,33 @@ import Testing
     static let correctBackup = """
         #!/bin/sh
         set -eu
-        name=$(basename "$LIFEBOAT_STORE")
-        support="$(dirname "$LIFEBOAT_STORE")/.${name%.*}_SUPPORT"
-        sqlite3 "$LIFEBOAT_STORE" ".backup '$LIFEBOAT_BACKUP_DIR/$name'"
-        if [ -d "$support" ]; then
-            # The attachments, without the files a writer is still writing (.tmp-*): they vanish mid-copy.
-            tar -C "$(dirname "$support")" --exclude='.tmp-*' -cf - "$(basename "$support")" | tar -C "$LIFEBOAT_BACKUP_DIR" -xf -
-        fi
+        # Core Data deletes an attachment file right after the commit that replaces it, so the database and its
+        # attachments folder copied one after the other can disagree. Holding SQLite's write lock on a second
+        # connection while both are copied means nothing commits meanwhile: every file the copy refers to stays.
+        python3 - <<'PY'
+        import os, shutil, sqlite3
+        store, dest = os.environ["LIFEBOAT_STORE"], os.environ["LIFEBOAT_BACKUP_DIR"]
+        name = os.path.basename(store)
+        folder = os.path.dirname(store)
+        support = "." + os.path.splitext(name)[0] + "_SUPPORT"
+        os.makedirs(dest, exist_ok=True)
+        lock = sqlite3.connect(store, timeout=30, isolation_level=None)
+        lock.execute("BEGIN IMMEDIATE")
+        source, copy = sqlite3.connect(store, timeout=30), sqlite3.connect(os.path.join(dest, name))
+        source.backup(copy)
+        copy.close(); source.close()
+        for root, _, files in os.walk(os.path.join(folder, support)):
+            target = os.path.join(dest, os.path.relpath(root, folder))
+            os.makedirs(target, exist_ok=True)
+            for file in files:
+                if file.endswith(".interim"):
+                    continue  # still being written by a save that has not committed
+                try:
+                    shutil.copy2(os.path.join(root, file), os.path.join(target, file))
+                except FileNotFoundError:
+                    pass  # deleted by a commit before ours: nothing in the copy refers to it
+        lock.execute("COMMIT")
+        PY
         sync
         """
     static let correctRestore = """
