@@ -134,7 +134,8 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "StoreModelTests",
-            dependencies: ["LifeboatTestSupport", "StoreModel", .product(name: "PropertyBased", package: "swift-property-based")],
+            dependencies: ["LifeboatTestSupport", "StoreModel", .product(name: "PropertyBased", package: "swift-property-based"),
+                           .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strict),
         .testTarget(
             name: "ChecksTests",

@@ -21,12 +21,15 @@ struct GenerateCommand: ParsableCommand {
     var inheritance = false
     @Flag(name: .customLong("cloudkit"), help: "Give the store NSPersistentCloudKitContainer's ANSCK* mirroring tables and history (docs/cloudkit.md); `lifeboat mirror` exports its objects.")
     var cloudKit = false
+    @Option(help: "Free pages (e.g. 1.1GiB) added to the file before the objects, as holes: the objects then lie at the end of a file this much larger, past SQLite's lock-byte page once it passes 1 GiB.")
+    var freeSpace: ByteSize = ByteSize(bytes: 0)
 
     func validate() throws {
         guard (0...50_000_000).contains(objects) else { throw ValidationError("--objects must be between 0 and 50000000") }
         guard blobSize.bytes <= ByteSizeText.maximumValueSize else {
             throw ValidationError("--blob-size must be at most \(ByteSizeText.maximumValueSize) bytes (256MiB)")
         }
+        guard freeSpace.bytes <= 16 << 30 else { throw ValidationError("--free-space must be at most 16GiB") }
         guard (0...1).contains(blobFraction) else { throw ValidationError("--blob-fraction must be between 0 and 1") }
         guard StoreOptions.JournalMode(rawValue: journalMode.lowercased()) != nil else {
             throw ValidationError("--journal-mode must be one of \(StoreOptions.JournalMode.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -48,6 +51,7 @@ struct GenerateCommand: ParsableCommand {
         generator.history = history
         generator.inheritance = inheritance
         generator.cloudKit = cloudKit
+        generator.freeSpace = freeSpace.bytes
         let started = Date()
         let summary = try generator.generate(at: url, options: options)
         let size = (StoreFiles.size(url) ?? 0) + (StoreFiles.size(StoreFiles(url).wal) ?? 0)

@@ -159,6 +159,7 @@ public final class ScenarioRunner {
             generator.history = scenario.store.history
             generator.inheritance = scenario.store.inheritance
             generator.cloudKit = scenario.store.cloudkit
+            generator.freeSpace = scenario.store.freeSpace
             try generator.generate(at: live, options: storeOptions)
         }
         liveAtStart = try StoreState.read(live)

@@ -69,6 +69,9 @@ public struct Scenario: Sendable, Equatable, Codable {
         public var inheritance = false
         /// Generate a CloudKit-mirrored store (`ANSCK*` tables and history, docs/cloudkit.md).
         public var cloudkit = false
+        /// Bytes of free pages the generated store's file starts with, ahead of its objects (`free_space:`): a
+        /// store past 1 GiB, whose objects lie beyond SQLite's lock-byte page, without writing a gigabyte.
+        public var freeSpace = 0
         /// A user's own store to drill on instead of a generated one (`from:`, relative to the scenario file,
         /// resolved to an absolute path): the run copies it, with its -wal and support folder, as the live store.
         public var from: String?

@@ -125,6 +125,7 @@ public enum ScenarioParser {
             if let v = try store.bool("history") { s.store.history = v }
             if let v = try store.bool("inheritance") { s.store.inheritance = v }
             if let v = try store.bool("cloudkit") { s.store.cloudkit = v }
+            if let v = try store.size("free_space", range: 0...(16 << 30)) { s.store.freeSpace = v }
             if let v = try store.string("from") {
                 let url = URL(fileURLWithPath: v, relativeTo: URL(fileURLWithPath: store.file).deletingLastPathComponent()).standardizedFileURL
                 var info = stat()

@@ -19,6 +19,7 @@ public enum ScenarioYAML {
         if s.store.history { out.append("  history: true") }
         if s.store.inheritance { out.append("  inheritance: true") }
         if s.store.cloudkit { out.append("  cloudkit: true") }
+        if s.store.freeSpace > 0 { out.append("  free_space: \(s.store.freeSpace)") }
         if let from = s.store.from { out.append("  from: \(quote(from))") }
         out.append("writers:")
         out.append("  count: \(s.writers.count)")

@@ -18,6 +18,9 @@ public struct StoreGenerator: Sendable {
     /// Give the store `NSPersistentCloudKitContainer`'s mirroring tables (and history, which it switches on):
     /// objects then have no record metadata until a mirror exports them (`CloudKitMirroring`).
     public var cloudKit = false
+    /// Bytes of free pages added to the file before any object is saved (`FreePages`): the objects then sit at
+    /// the end of a file this much larger, past SQLite's lock-byte page once it passes 1 GiB.
+    public var freeSpace = 0
 
     public init(objects: Int, blobFraction: Double = 0.1, blobSize: Int = 128 * 1024, seed: UInt64 = 1) {
         self.objects = objects
@@ -40,7 +43,13 @@ public struct StoreGenerator: Sendable {
         // OS, so they are made durable here (Core Data itself does not fsync them; docs/fidelity.md).
         var options = options
         options.syncExternalFiles = true
-        let store = try coordinator.addStore(at: url, options: options)
+        var store = try coordinator.addStore(at: url, options: options)
+        if freeSpace > 0 {
+            // Closing the only connection checkpoints the schema into the main file and removes the -wal.
+            try coordinator.remove(store)
+            try FreePages.add(bytes: freeSpace, to: url)
+            store = try coordinator.addStore(at: url, options: options)
+        }
         defer { try? coordinator.remove(store) }
         if history { try store.withConnection { try PersistentHistory.enable($0) } }
         if cloudKit { try CloudKitMirror.prepare(store) }

@@ -110,7 +110,7 @@ public final class StoreSnapshot: @unchecked Sendable {
         guard output >= 0 else { throw StoreError.io("cannot create \(destination.path): \(String(cString: strerror(errno)))") }
         defer { close(output) }
         do {
-            try FileCopy.readWriteCopy(input, output, source: source)
+            try FileCopy.readWriteCopy(input, output, source: source, sparse: true)
         } catch let error as StoreError {
             if case .io(let message) = error { throw StoreError.unopenable(source.path, reason: message) }
             throw error
