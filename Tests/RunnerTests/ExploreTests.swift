@@ -22,18 +22,17 @@ import Testing
         let scratch = try Scratch("explore-\(bug)")
         let file = Self.root.appendingPathComponent("Scenarios/bugs/\(bug).yaml")
         var scenario = try ScenarioParser.parse(file: file)
-        let expected: String
-        guard case .violation(let name) = scenario.expect else { Issue.record("\(bug) expects no violation"); return }
-        expected = name
-        // A copy taken with no coordination can also come out torn (integrity) when a checkpoint races it; that
-        // is the same bug seen from another side, but this test hunts the documented violation, as a user
-        // narrowing `invariants:` would.
-        scenario.invariants = [expected]
-        scenario.writers.transactions = min(scenario.writers.transactions, 150)
+        guard case .violation = scenario.expect else { Issue.record("\(bug) expects no violation"); return }
+        // The hunt is for the documented violation (or one of its documented alternatives: a torn copy shows as a
+        // corrupt database or as a state no history prefix explains), as a user narrowing `invariants:` would.
+        let expected = scenario.expect.invariants
+        scenario.invariants = expected
+        // The catalog's writers outlast their choreography (torn-copy's checkpoint falls 1.5 s into a 3 s copy).
+        scenario.writers.transactions = min(scenario.writers.transactions, 600)
         let outcome = try Explorer(base: scenario, file: file.path, seed: 11,
                                    budget: Explorer.Budget(runs: 8, seconds: 240, shrinkRuns: 8, replays: 3), settings: settings(scratch)).explore()
         let found = try #require(outcome.firstFailure, "\(bug): nothing found in \(outcome.runs) runs")
-        #expect(outcome.failures[expected] != nil, "\(bug): found \(outcome.failures), expected \(expected)")
+        #expect(expected.contains { outcome.failures[$0] != nil }, "\(bug): found \(outcome.failures), expected \(expected)")
         #expect(outcome.replaysReproducing >= 1, "\(bug): the repro did not replay \(found.invariant)")
         let repro = try #require(outcome.repro)
         let replayed = try ScenarioParser.parse(file: URL(fileURLWithPath: repro))
