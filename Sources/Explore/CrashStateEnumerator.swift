@@ -48,6 +48,20 @@ public struct CrashStateEnumerator {
         public var secondsExamining = 0.0
         public var failures: [Failure] = []
         public var variants: [String: Int] = [:]
+        /// States whose main file was missing or shorter than one page beside a `-wal` holding committed frames
+        /// (https://github.com/tursodatabase/turso/pull/4899), and what opening a private copy of each did.
+        public var shortMain = ShortMain()
+    }
+
+    public struct ShortMain: Sendable, Codable, Equatable {
+        public var states = 0
+        /// Of those: the open showed an empty database; the open deleted the `-wal`; an acknowledged commit was lost.
+        public var openedEmpty = 0
+        public var walDeleted = 0
+        public var failed = 0
+        /// The first such state: where, and what opening it did.
+        public var first: String?
+        public init() {}
     }
 
     let records: [OpRecord]
@@ -234,6 +248,13 @@ public struct CrashStateEnumerator {
             let problems = examination.problems(at: pointTime, acknowledgements: context.acknowledgements(oracle))
             summary.statesChecked += 1
             summary.variants[String(variant.split(separator: " ").first ?? ""), default: 0] += 1
+            if let short = examination.shortMain {
+                summary.shortMain.states += 1
+                if short.openError == nil, short.tablesAfterOpen == 0 { summary.shortMain.openedEmpty += 1 }
+                if !short.walKeptByOpen { summary.shortMain.walDeleted += 1 }
+                if !problems.isEmpty { summary.shortMain.failed += 1 }
+                if summary.shortMain.first == nil { summary.shortMain.first = "barrier seq \(point.seq), \(variant): \(short.description)" }
+            }
             verdict?(state, problems)
             if !problems.isEmpty {
                 summary.statesFailed += 1
