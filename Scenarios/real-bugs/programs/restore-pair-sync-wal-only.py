@@ -10,7 +10,7 @@ import shutil
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
-from _common import STORE, NAME, SUPPORT, fsync_path  # noqa: E402
+from _common import STORE, restore_support, fsync_path  # noqa: E402
 
 backup = os.environ["LIFEBOAT_BACKUP"]
 directory = os.path.dirname(STORE)
@@ -27,13 +27,5 @@ for suffix in ("", "-wal"):
 for path in written:
     if sync_both or path.endswith("-wal"):
         fsync_path(path)
-backup_support = os.path.join(os.path.dirname(backup), os.path.basename(SUPPORT))
-if os.path.isdir(SUPPORT):
-    shutil.rmtree(SUPPORT)
-if os.path.isdir(backup_support):
-    shutil.copytree(backup_support, SUPPORT)
-    for root, dirs, files in os.walk(SUPPORT, topdown=False):
-        for name in files:
-            fsync_path(os.path.join(root, name))
-        fsync_path(root)
+restore_support(backup)
 fsync_path(directory)
