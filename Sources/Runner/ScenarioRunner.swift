@@ -263,6 +263,17 @@ public final class ScenarioRunner {
         recordFaults(armed, volume: volume)
     }
 
+    /// The live store's metadata for `metadata-preserved`. A fresh store has none at the start (its first writer
+    /// makes it), so it is read, from a private copy, the first time a backup needs it; its objects stay out of
+    /// `liveAtStart`, which holds the store's initial objects.
+    func liveMetadata(_ live: URL) -> StoreState {
+        if scenario.store.fresh, liveAtStart.versionHashes.isEmpty, let made = try? StoreState.read(live) {
+            liveAtStart.versionHashes = made.versionHashes
+            liveAtStart.storeUUID = made.storeUUID
+        }
+        return liveAtStart
+    }
+
     func recordFaults(_ armed: [String: Int], volume: any StoreVolume) {
         let fired = (try? volume.firedCounts()) ?? [:]
         let hits = (volume as? FaultFSVolume)?.faultHits { self.childRegistry?.name(ofAny: $0) } ?? [:]

@@ -131,3 +131,29 @@ import Workload
         #expect(summary.shortMain.first?.contains("opening it showed an empty database, and the -wal was deleted") == true)
     }
 }
+
+/// A run that starts with no store: the writers create it together, readers wait for it, backups compare their
+/// metadata with the store the writers made, and a restore gives it back.
+@Suite(.serialized) struct FreshStoreRunTests {
+    @Test func writersCreateTheStoreTogetherAndEveryCheckFindsIt() throws {
+        let scratch = try Scratch("fresh-run")
+        let scenario = try ScenarioParser.parse(yaml: """
+            name: fresh-run
+            store: {fresh: true}
+            writers: {count: 3, transactions: 120, rate: 60, blob_fraction: 0.1}
+            readers: {count: 1, hold: 0.2, every: 0.1}
+            schedule:
+              - backup: replace
+                after_commits: 60
+              - restore: replace-then-readd
+            expect: pass
+            """)
+        let (result, _) = try DrillTests.run(scenario, file: "fresh-run.yaml", scratch: scratch)
+        let verdicts = Dictionary(uniqueKeysWithValues: result.verdicts.map { ($0.invariant, $0) })
+        #expect(result.errors.isEmpty, "\(result.errors)")
+        #expect(result.expectationMet, "\(result.verdicts.filter { $0.status == .violated }.map { "\($0.invariant): \($0.evidence.first ?? $0.summary)" })")
+        for name in ["live-store-unaffected", "reader-consistent", "metadata-preserved", "restore-equals-backup", "integrity"] {
+            #expect(verdicts[name]?.status == .held, "\(name): \(verdicts[name]?.summary ?? "not judged")")
+        }
+    }
+}
