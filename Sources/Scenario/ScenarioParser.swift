@@ -210,6 +210,12 @@ public enum ScenarioParser {
             }
             try writers.finish()
         }
+        if s.store.fresh, s.writers.count == 0 {
+            // Only a writer's open creates a fresh store: without one the run would have no store at all.
+            var writers = try reader.mapping("writers")
+            throw reader.error(writers?.node("count") ?? reader.node("store"),
+                               "store.fresh starts with no store file, which the first writer's open creates: writers.count must be at least 1")
+        }
         if let steps = try reader.sequence("schedule") {
             s.schedule = try steps.enumerated().map { index, node in try step(node, index: index, file: reader.file) }
             scheduleNodes = steps

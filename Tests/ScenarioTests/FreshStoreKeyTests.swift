@@ -36,6 +36,16 @@ import Testing
         }
     }
 
+    @Test func freshWithoutWritersIsRefused() throws {
+        do {
+            _ = try ScenarioParser.parse(yaml: "name: bad\nstore: {fresh: true}\nwriters:\n  count: 0\n")
+            Issue.record("a fresh store without writers was accepted")
+        } catch let error as ScenarioError {
+            #expect(error.line == 4 && error.column == 10, "\(error)")
+            #expect(error.message.contains("writers.count must be at least 1"), "\(error)")
+        }
+    }
+
     @Test(arguments: [
         ("store: {fresh: true, objects: 20}", "objects", 31),
         ("store: {fresh: true, history: true}", "history", 31),
