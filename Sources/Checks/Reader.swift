@@ -41,14 +41,14 @@ public struct Reader: Sendable {
         options.readOnly = true
         // The store's own model where it has a hierarchy (a generated store with inheritance), as the writers do.
         let model = ManagedObjectModel.appModel(for: URL(fileURLWithPath: c.store), fallback: .library)
-        let store = try PersistentStore(at: URL(fileURLWithPath: c.store), model: model, options: options)
+        let parent = getppid()
+        let store = try Self.openStore(URL(fileURLWithPath: c.store), model: model, options: options, while: { getppid() == parent })
         defer { try? store.close() }
         let fd = open(c.output, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: c.output]) }
         defer { close(fd) }
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        let parent = getppid()
         var taken = 0
         while taken < maxSnapshots, getppid() == parent {
             let began = now()
@@ -73,6 +73,22 @@ public struct Reader: Sendable {
     }
 
     func now() -> Double { Date().timeIntervalSince1970 - configuration.epoch }
+
+    /// Opens the store, waiting (while `alive`) for one that is still being made: a run that starts with no store
+    /// (`store.fresh`) has its first writer create the file and its schema while the app's UI is already up.
+    static func openStore(_ url: URL, model: ManagedObjectModel, options: StoreOptions, while alive: () -> Bool) throws -> PersistentStore {
+        while true {
+            do {
+                return try PersistentStore(at: url, model: model, options: options)
+            } catch let error as StoreError {
+                switch error {
+                case .missingStore, .notACoreDataStore: guard alive() else { throw error }
+                default: throw error
+                }
+                usleep(20_000)
+            }
+        }
+    }
 }
 
 /// What one reader saw in one read transaction.

@@ -48,6 +48,20 @@ public struct CrashStateEnumerator {
         public var secondsExamining = 0.0
         public var failures: [Failure] = []
         public var variants: [String: Int] = [:]
+        /// States whose main file was missing or shorter than one page beside a `-wal` holding committed frames
+        /// (https://github.com/tursodatabase/turso/pull/4899), and what opening a private copy of each did.
+        public var shortMain = ShortMain()
+    }
+
+    public struct ShortMain: Sendable, Codable, Equatable {
+        public var states = 0
+        /// Of those: the open showed an empty database; the open deleted the `-wal`; an acknowledged commit was lost.
+        public var openedEmpty = 0
+        public var walDeleted = 0
+        public var failed = 0
+        /// The first such state: where, and what opening it did.
+        public var first: String?
+        public init() {}
     }
 
     let records: [OpRecord]
@@ -61,6 +75,8 @@ public struct CrashStateEnumerator {
     /// The support folder every state shares: external data files are written once under a fresh name and
     /// removed only after a grace period, so the folder as the run left it holds every file any state refers to.
     let supportFolder: URL?
+    /// Inodes renamed onto a tracked path somewhere in the log: their writes are followed from the start.
+    let followed: Set<UInt64>
 
     /// - Parameters: `records` from the mark on; `start` the files at the mark; `databaseName` e.g. "/Library.sqlite".
     public init(records: [OpRecord], log: URL, start: [String: Data], databaseName: String, oracle: Oracle, clockOffset: Double,
@@ -72,6 +88,10 @@ public struct CrashStateEnumerator {
         trackedPrefix = databaseName
         self.oracle = oracle
         self.clockOffset = clockOffset
+        followed = Set(records.filter { $0.op == "rename" && $0.result >= 0 }.compactMap { record in
+            let target = record.path2
+            return target == databaseName || target == databaseName + "-wal" || target == databaseName + "-journal" ? record.ino : nil
+        })
     }
 
     func tracked(_ path: String?) -> Bool {
@@ -79,40 +99,47 @@ public struct CrashStateEnumerator {
         return path == trackedPrefix || path == trackedPrefix + "-wal" || path == trackedPrefix + "-journal"
     }
 
+    /// Whether `record` concerns a tracked file: by its path, or by its inode when that file is renamed onto a
+    /// tracked path later in the log (a restore that writes a temporary file and renames it into place).
+    func tracked(_ record: OpRecord) -> Bool {
+        tracked(record.path) || tracked(record.path2) || record.ino.map { followed.contains($0) } == true
+    }
+
+    /// The op of the point that stands for the end of the log (its seq is one past the last record's).
+    public static let endOfLog = "end of log"
     static let dataOps: Set = ["write", "truncate", "copy_file_range", "fallocate"]
     static let entryOps: Set = ["create", "unlink", "rename"]
 
-    /// Applies one operation to an in-memory image of the files.
-    func apply(_ record: OpRecord, to files: inout [String: Data], tornCut: Int? = nil, payloads: inout CrashStatePayloads) throws {
-        guard record.result >= 0, let path = record.path else { return }
+    /// Applies one operation to an in-memory image of the files (`CrashStateFiles`: names and the inodes behind them).
+    func apply(_ record: OpRecord, to files: inout CrashStateFiles, tornCut: Int? = nil, payloads: inout CrashStatePayloads) throws {
+        guard record.result >= 0, let path = record.path, tracked(record) else { return }
+        let inode = files.inode(of: record, path: path)
         switch record.op {
         case "write", "copy_file_range":
-            guard tracked(path), let offset = record.offset, var payload = try payloads.payload(of: record) else { return }
+            guard let inode, let offset = record.offset, var payload = try payloads.payload(of: record) else { return }
             if let tornCut { payload = payload.prefix(tornCut) + Data(count: max(0, payload.count - tornCut)) }
             // In place (the dictionary's own storage, never a copy of the file per write: durable files are
             // written to by every synced operation, and a copy of a megabytes-long -wal for each was most of the time).
-            Self.write(payload, at: Int(offset), into: &files[path, default: Data()])
+            files.modify(inode) { Self.write(payload, at: Int(offset), into: &$0) }
         case "truncate":
-            guard tracked(path), let size = record.size else { return }
-            Self.resize(&files[path, default: Data()], to: Int(size))
+            guard let inode, let size = record.size else { return }
+            files.modify(inode) { Self.resize(&$0, to: Int(size)) }
         case "fallocate":
-            guard tracked(path), let size = record.size, (files[path]?.count ?? 0) < Int(size) else { return }
-            files[path, default: Data()].append(Data(count: Int(size) - (files[path]?.count ?? 0)))
+            guard let inode, let size = record.size else { return }
+            files.modify(inode) { if $0.count < Int(size) { $0.append(Data(count: Int(size) - $0.count)) } }
         case "create":
-            if tracked(path), files[path] == nil { files[path] = Data() }
+            if let inode { files.create(path, inode: inode) }
         case "unlink":
-            files[path] = nil
+            files.unlink(path, inode: record.ino == 0 ? nil : record.ino)
         case "rename":
-            if let target = record.path2 {
-                files[target] = files[path]
-                files[path] = nil
-            }
+            if let target = record.path2 { files.rename(path, to: target, inode: inode) }
         default:
             return
         }
     }
 
-    /// Walks the log once, checking up to `maxPoints` persistence points (spread by the seed) with every variant.
+    /// Walks the log once, checking up to `maxPoints` persistence points (spread by the seed) with every variant,
+    /// then the end of the log (counted in `pointsChecked`).
     /// `reuse: false` examines every state afresh (the straightforward path the fast one is tested against);
     /// `verdict` sees every state checked with its problems (empty when it held).
     public func run(scratch: URL, maxPoints: Int, seed: UInt64, reuse: Bool = true, progress: ((String) -> Void)? = nil,
@@ -120,14 +147,15 @@ public struct CrashStateEnumerator {
         let started = Date()
         let startedCPU = Self.processCPUSeconds()
         var summary = Summary()
-        var durable = start
+        var durable = CrashStateFiles(start)
         var durableChain = CrashStateKey()
         var pending: [OpRecord] = []
         let barriers = records.filter { ["fsync", "fdatasync", "fsyncdir", "sync-all"].contains($0.op) && $0.result >= 0 }
         summary.persistencePoints = barriers.count
         var random = SeededRandom(seed: seed)
         var chosen = Set<UInt64>()
-        let interesting = barriers.filter { tracked($0.path) || $0.op == "fsyncdir" }
+        // A sync-all (a child's sync(2), the flush at unmount) makes every file durable, the tracked ones too.
+        let interesting = barriers.filter { tracked($0.path) || $0.op == "fsyncdir" || $0.op == "sync-all" }
         if interesting.count <= maxPoints {
             chosen = Set(interesting.map(\.seq))
         } else {
@@ -155,7 +183,16 @@ public struct CrashStateEnumerator {
             }
             guard record.result >= 0, record.durable == false,
                   Self.dataOps.contains(record.op) || Self.entryOps.contains(record.op) else { continue }
-            if tracked(record.path) || tracked(record.path2) { pending.append(record) }
+            if tracked(record) { pending.append(record) }
+        }
+        // The end of the log: a crash after the last barrier (right after a program reported success, or after
+        // the run) leaves what was durable then, with any part of what was still pending, and every transaction
+        // acknowledged in the run must be there. No barrier follows to stand for that state, so it is checked
+        // here, always, besides the chosen points.
+        if let last = records.last {
+            let end = OpRecord(seq: last.seq + 1, t: .infinity, op: Self.endOfLog, result: 0)
+            try check(point: end, durable: durable, durableChain: durableChain, pending: pending, context: &context,
+                      summary: &summary, verdict: verdict)
         }
         summary.seconds = Date().timeIntervalSince(started)
         summary.cpuSeconds = Self.processCPUSeconds() - startedCPU
@@ -189,11 +226,12 @@ public struct CrashStateEnumerator {
     /// so two states built from the same sequence of operations are the same bytes (`CrashStateKey`), and states
     /// whose bytes differ may still recover to the same pages (`CrashStateFingerprint`): either way the costly
     /// examination runs once and the point's own acknowledgements are judged for every state.
-    func check(point: OpRecord, durable: [String: Data], durableChain: CrashStateKey, pending: [OpRecord], context: inout CheckContext,
+    func check(point: OpRecord, durable: CrashStateFiles, durableChain: CrashStateKey, pending: [OpRecord], context: inout CheckContext,
                summary: inout Summary, verdict: ((State, [String]) -> Void)?) throws {
         summary.pointsChecked += 1
         let pointTime = point.t + clockOffset
         let durableVersion = durableChain.digest
+        let durableView = durable.view
         for (variant, kept, tornCut) in variants(pending) {
             var key = durableChain
             for op in kept { key.append(op.seq) }
@@ -206,15 +244,15 @@ public struct CrashStateEnumerator {
             } else {
                 var clock = Date()
                 let database: URL
-                if context.reuse, CrashStateOverlay.applies(to: kept) {
-                    database = try context.overlay(durable, version: durableVersion, kept: kept, tornCut: tornCut, enumerator: self)
+                if context.reuse, CrashStateOverlay.applies(to: kept), kept.allSatisfy(durable.bindsByName) {
+                    database = try context.overlay(durableView, version: durableVersion, kept: kept, tornCut: tornCut, enumerator: self)
                 } else {
                     // The straightforward way (and the only one for kept entry operations): every file built in memory.
                     var files = durable
                     for (index, op) in kept.enumerated() {
                         try apply(op, to: &files, tornCut: index == kept.count - 1 ? tornCut : nil, payloads: &context.payloads)
                     }
-                    database = try context.materialize(files, databaseName: trackedPrefix, supportFolder: supportFolder)
+                    database = try context.materialize(files.view, databaseName: trackedPrefix, supportFolder: supportFolder)
                 }
                 summary.secondsBuilding += Self.lap(&clock)
                 let fingerprint = context.reuse ? CrashStateFingerprint.of(database) : nil
@@ -234,6 +272,15 @@ public struct CrashStateEnumerator {
             let problems = examination.problems(at: pointTime, acknowledgements: context.acknowledgements(oracle))
             summary.statesChecked += 1
             summary.variants[String(variant.split(separator: " ").first ?? ""), default: 0] += 1
+            if let short = examination.shortMain {
+                summary.shortMain.states += 1
+                if short.openError == nil, short.tablesAfterOpen == 0 { summary.shortMain.openedEmpty += 1 }
+                if !short.walKeptByOpen { summary.shortMain.walDeleted += 1 }
+                if !problems.isEmpty { summary.shortMain.failed += 1 }
+                if summary.shortMain.first == nil {
+                    summary.shortMain.first = "\(point.op == Self.endOfLog ? "the end of the log" : "barrier seq \(point.seq)"), \(variant): \(short.description)"
+                }
+            }
             verdict?(state, problems)
             if !problems.isEmpty {
                 summary.statesFailed += 1

@@ -1,5 +1,6 @@
 import Checks
 import Foundation
+import GRDB
 import StoreCheck
 import StoreModel
 
@@ -20,16 +21,36 @@ struct CrashStateExamination: Sendable, Codable, Equatable {
     var problems: [String] = []
     /// Per writer, in the oracle's order.
     var reflected: [Reflected] = []
+    /// Set when the main file is missing or shorter than one page beside a `-wal` with committed frames, with
+    /// what opening a copy of the state did (`CrashStateShortMain`).
+    var shortMain: CrashStateShortMain?
 
     /// Examines the store at `database` as SQLite recovers it: the verifier's serious findings, else the oracle's
-    /// prefixes. A missing or empty database file is a state with nothing to check (SQLite starts an empty store).
+    /// prefixes. A missing or empty database file opens as a new, empty store (Core Data creates one there, and
+    /// SQLite deletes a `-wal` it finds beside it: `shortMain` says what a private copy's open did), so every
+    /// writer shows none of its transactions and any acknowledged before the point are lost.
     static func examine(_ database: URL, oracle: Oracle) -> CrashStateExamination {
         var result = CrashStateExamination()
-        guard FileManager.default.fileExists(atPath: database.path), (StoreFiles.size(database) ?? 0) > 0 else { return result }
+        result.shortMain = CrashStateShortMain.observe(database)
+        let empty = !FileManager.default.fileExists(atPath: database.path) || (StoreFiles.size(database) ?? 0) == 0
+        if empty, let short = result.shortMain, short.tablesAfterOpen > 0 || short.openError != nil {
+            // Not what SQLite 3.40.1 does: say so rather than judge a store this check cannot read.
+            result.problems.append("cannot judge: \(short.description)")
+            return result
+        }
+        if empty { return result.opensAsNewStore(oracle) }
         do {
             let report = try StoreVerifier.verify(database)
             let serious: Set<Finding.Kind> = [.integrity, .bookkeeping, .unreadable, .danglingRelationship, .duplicateIdentity, .metadata]
             result.problems = report.violations.filter { serious.contains($0.kind) }.prefix(3).map(\.description)
+            // A database with no tables yet (a fresh store's journal-mode switch wrote page 1, the commit of its
+            // schema did not survive) is no Core Data store to the verifier, but Core Data's next
+            // addPersistentStore makes a new store of it, as of an empty file. Counted only when the verifier
+            // objects, so a store with tables costs no second copy.
+            if !result.problems.isEmpty, tableCount(database) == 0 {
+                result.problems = []
+                return result.opensAsNewStore(oracle)
+            }
             guard result.problems.isEmpty else { return result }
             let state = try StoreState.read(database)
             result.reflected = oracle.match(state).map { Reflected(writer: $0.writer, prefix: $0.prefixes.max()) }
@@ -37,6 +58,27 @@ struct CrashStateExamination: Sendable, Codable, Equatable {
             result.problems.append("cannot read: \(error)")
         }
         return result
+    }
+
+    /// No file, an empty one or one with no tables: the app's next open starts a new, empty store, so every
+    /// writer shows none of its transactions (any acknowledged before the point are lost) and initial objects
+    /// are gone.
+    private func opensAsNewStore(_ oracle: Oracle) -> CrashStateExamination {
+        var result = self
+        result.reflected = oracle.writers.map { Reflected(writer: $0, prefix: 0) }
+        if !oracle.initial.isEmpty {
+            result.problems.append("the store opens as a new, empty one: its \(oracle.initial.count) initial objects are gone")
+        }
+        return result
+    }
+
+    /// Tables of the store as SQLite recovers it (on a private copy), nil when it cannot be read.
+    static func tableCount(_ database: URL) -> Int? {
+        try? StoreState.onRecoveredCopy(of: database) { copy in
+            let queue = try PlainConnection.open(copy, readOnly: true)
+            defer { try? queue.close() }
+            return try queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table'") ?? 0 }
+        }
     }
 
     /// The problems of this state at a persistence point of `time` (the history's clock): a writer whose state is

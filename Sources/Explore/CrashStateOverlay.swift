@@ -48,7 +48,7 @@ struct CrashStateOverlay {
     mutating func apply(_ kept: [OpRecord], tornCut: Int?, durable: [String: Data], enumerator: CrashStateEnumerator,
                         payloads: inout CrashStatePayloads) throws {
         for (index, record) in kept.enumerated() {
-            guard record.result >= 0, let path = record.path, enumerator.tracked(path) else { continue }
+            guard record.result >= 0, let path = record.path, enumerator.tracked(record) else { continue }
             let cut = index == kept.count - 1 ? tornCut : nil
             switch record.op {
             case "write", "copy_file_range":

@@ -89,6 +89,8 @@ extension CrashStateRun.Recording {
         coverage.crashStatesChecked = summary.statesChecked
         coverage.crashStatesFailed = summary.statesFailed
         coverage.crashStatesExamined = summary.statesExamined
+        coverage.crashStatesShortMain = summary.shortMain.states
+        coverage.crashStatesShortMainFailed = summary.shortMain.failed
         result.coverage = coverage
         try runDirectory.write("report.json", try JSONReport.render(result))
         try runDirectory.write("report.md", MarkdownReport.render(result))

@@ -39,10 +39,13 @@ struct CrashStatesCommand: ParsableCommand {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         try directory.write("crash-states.json", String(decoding: try encoder.encode(summary), as: UTF8.self))
-        print("persistence points: \(summary.persistencePoints), checked: \(summary.pointsChecked); states checked: \(summary.statesChecked) (\(summary.statesExamined) examined afresh, \(summary.statesReused) identical to one examined), failed: \(summary.statesFailed); \(String(format: "%.1f s, %.1f", summary.seconds, summary.statesPerSecond)) states/s")
+        print("persistence points: \(summary.persistencePoints), checked: \(summary.pointsChecked) (the end of the log included); states checked: \(summary.statesChecked) (\(summary.statesExamined) examined afresh, \(summary.statesReused) identical to one examined), failed: \(summary.statesFailed); \(String(format: "%.1f s, %.1f", summary.seconds, summary.statesPerSecond)) states/s")
         print(String(format: "time: %.1f s building states, %.1f s fingerprinting, %.1f s examining; %.1f CPU s (%.1f states per CPU second)",
                      summary.secondsBuilding, summary.secondsFingerprinting, summary.secondsExamining, summary.cpuSeconds,
                      Double(summary.statesChecked) / max(summary.cpuSeconds, 0.001)))
+        let short = summary.shortMain
+        print("main file missing or shorter than one page beside a -wal with committed frames: \(short.states) state(s); opening a copy showed an empty database in \(short.openedEmpty), deleted the -wal in \(short.walDeleted); \(short.failed) lost an acknowledged commit")
+        if let first = short.first { print("first such state: \(first)") }
         if let first = summary.failures.first {
             print("first failing state: barrier seq \(first.state.point), \(first.state.variant), kept \(first.state.kept.count) pending op(s): \(first.problems.joined(separator: "; "))")
         }

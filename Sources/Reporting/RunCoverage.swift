@@ -33,6 +33,10 @@ public struct RunCoverage: Sendable, Codable, Equatable {
     public var crashStatesChecked: Int?
     public var crashStatesFailed: Int?
     public var crashStatesExamined: Int?
+    /// `crash-states` only: states whose main file was missing or shorter than one page beside a `-wal` with
+    /// committed frames, and how many of them lost an acknowledged commit (the open discarded the `-wal`).
+    public var crashStatesShortMain: Int?
+    public var crashStatesShortMainFailed: Int?
 
     public init(rows: [Row], crashPointsAvailable: Int, crashPointsExplored: Int, runs: Int = 1) {
         self.rows = rows
@@ -72,6 +76,8 @@ public struct RunCoverage: Sendable, Codable, Equatable {
             sum.crashStatesChecked = parts.reduce(0) { $0 + ($1.crashStatesChecked ?? 0) }
             sum.crashStatesFailed = parts.reduce(0) { $0 + ($1.crashStatesFailed ?? 0) }
             sum.crashStatesExamined = parts.reduce(0) { $0 + ($1.crashStatesExamined ?? 0) }
+            sum.crashStatesShortMain = parts.reduce(0) { $0 + ($1.crashStatesShortMain ?? 0) }
+            sum.crashStatesShortMainFailed = parts.reduce(0) { $0 + ($1.crashStatesShortMainFailed ?? 0) }
         }
         return sum
     }
@@ -93,7 +99,10 @@ public enum CoverageTable {
     /// " N crash states checked (F failed, E examined afresh)." for a `crash-states` run, else nothing.
     static func crashStatesSentence(_ coverage: RunCoverage) -> String {
         guard let checked = coverage.crashStatesChecked else { return "" }
-        return " \(checked) crash states checked (\(coverage.crashStatesFailed ?? 0) failed, \(coverage.crashStatesExamined ?? checked) examined afresh)."
+        let short = coverage.crashStatesShortMain.map {
+            " \($0) of them had a main file shorter than one page beside a -wal with committed frames (\(coverage.crashStatesShortMainFailed ?? 0) lost an acknowledged commit)."
+        } ?? ""
+        return " \(checked) crash states checked (\(coverage.crashStatesFailed ?? 0) failed, \(coverage.crashStatesExamined ?? checked) examined afresh)." + short
     }
 
     public static func html(_ coverage: RunCoverage?) -> String {

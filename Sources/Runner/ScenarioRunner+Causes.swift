@@ -1,6 +1,7 @@
 import Checks
 import FaultFS
 import Foundation
+import StoreModel
 
 extension ScenarioRunner {
     /// Reads what the crash just made the volume drop (FaultFS volumes with an op log only), with the op log's
@@ -62,7 +63,13 @@ extension ScenarioRunner {
     func effect(on store: URL, relative: String, lost: [OpRecord], loss: CrashLoss, what: String) -> String {
         var info = stat()
         guard lstat(store.path, &info) == 0 else { return "\(what) is missing (no \(relative) after the crash)" }
-        if info.st_size == 0 { return "\(what) is empty (\(relative) has 0 bytes after the crash)" }
+        if info.st_size == 0 {
+            // A valid -wal beside it is turso#4899's state: SQLite's next open deletes that -wal (read here, never opened).
+            let wal = WriteAheadLog.read(URL(fileURLWithPath: store.path + "-wal")).flatMap { $0.commits > 0 ? $0 : nil }
+            return "\(what) is empty (\(relative) has 0 bytes after the crash)" + (wal.map {
+                ", beside a -wal holding \($0.commits) committed transaction(s) that SQLite's next open deletes, starting an empty database"
+            } ?? "")
+        }
         if lost.contains(where: { $0.op == "unlink" && $0.path == relative + "-journal" }),
            FileManager.default.fileExists(atPath: store.path + "-journal") {
             return "\(what)'s deleted \(relative)-journal is back, so the next open rolls its last transaction back"

@@ -148,12 +148,16 @@ public final class ScenarioRunner {
 
     func execute(live: URL, history: URL, scratch: URL, volume: any StoreVolume, children: ChildRegistry) throws {
         try preflightPrograms(environment: toolEnvironment(live: live, scratch: scratch, volume: volume))
-        note("runner", .start, "generating \(scenario.store.objects) objects on \(volume.label)")
         var storeOptions = StoreOptions()
         storeOptions.journalMode = StoreOptions.JournalMode(rawValue: scenario.store.journalMode) ?? .wal
-        if let from = scenario.store.from {
+        if scenario.store.fresh {
+            // No store yet: the first writer's open creates it (the one creation path, `PersistentStore`).
+            note("runner", .start, "no store on \(volume.label): the first writer creates it")
+        } else if let from = scenario.store.from {
+            note("runner", .start, "copying \(from) on \(volume.label)")
             try UserStoreCopy.copy(URL(fileURLWithPath: from), to: live)
         } else {
+            note("runner", .start, "generating \(scenario.store.objects) objects on \(volume.label)")
             var generator = StoreGenerator(objects: scenario.store.objects, blobFraction: scenario.store.blobFraction,
                                            blobSize: scenario.store.blobSize, seed: scenario.seed)
             generator.history = scenario.store.history
@@ -162,7 +166,7 @@ public final class ScenarioRunner {
             generator.freeSpace = scenario.store.freeSpace
             try generator.generate(at: live, options: storeOptions)
         }
-        liveAtStart = try StoreState.read(live)
+        liveAtStart = scenario.store.fresh ? StoreState() : try StoreState.read(live)
         try settings.afterGeneration?(volume, live, now())
         initial = liveAtStart.notes.merging(liveAtStart.others) { first, _ in first }
         var armed: [String: Int] = [:]
@@ -189,6 +193,7 @@ public final class ScenarioRunner {
             writerConfig.journalMode = scenario.store.journalMode
             writerConfig.externalDataGracePeriod = scenario.writers.externalDataGrace
             writerConfig.syncExternalData = scenario.writers.syncExternalData
+            writerConfig.createsStore = scenario.store.fresh
             if scenario.scheduler == "turns" {
                 let fifo = scratch.appendingPathComponent("turns-\(index + 1)")
                 guard mkfifo(fifo.path, 0o600) == 0 else { throw RunError.environment("mkfifo \(fifo.path): \(String(cString: strerror(errno)))") }
@@ -257,6 +262,17 @@ public final class ScenarioRunner {
             }
         }
         recordFaults(armed, volume: volume)
+    }
+
+    /// The live store's metadata for `metadata-preserved`. A fresh store has none at the start (its first writer
+    /// makes it), so it is read, from a private copy, the first time a backup needs it; its objects stay out of
+    /// `liveAtStart`, which holds the store's initial objects.
+    func liveMetadata(_ live: URL) -> StoreState {
+        if scenario.store.fresh, liveAtStart.versionHashes.isEmpty, let made = try? StoreState.read(live) {
+            liveAtStart.versionHashes = made.versionHashes
+            liveAtStart.storeUUID = made.storeUUID
+        }
+        return liveAtStart
     }
 
     func recordFaults(_ armed: [String: Int], volume: any StoreVolume) {

@@ -132,7 +132,7 @@ struct NodeReader {
                      "app_model", "lightweight_migration", "time_limit", "scheduler", "sidecars", "readers", "cloud"],
         "cloud": ["account", "setup_deadline", "container"],
         "readers": ["count", "hold", "every", "across_restore"],
-        "store": ["objects", "blob_fraction", "blob_size", "journal_mode", "history", "inheritance", "cloudkit", "from"],
+        "store": ["objects", "blob_fraction", "blob_size", "journal_mode", "history", "inheritance", "cloudkit", "from", "fresh"],
         "writers": ["count", "transactions", "rate", "mix", "blob_fraction", "blob_size", "synchronous", "checkpoint",
                     "external_data_grace", "sync_external_data", "across_restore"],
         "mix": ["insert", "update", "delete", "link"],

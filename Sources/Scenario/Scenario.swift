@@ -75,6 +75,10 @@ public struct Scenario: Sendable, Equatable, Codable {
         /// A user's own store to drill on instead of a generated one (`from:`, relative to the scenario file,
         /// resolved to an absolute path): the run copies it, with its -wal and support folder, as the live store.
         public var from: String?
+        /// No store before the run (`fresh: true`): the first writer's first open creates the file and its schema
+        /// (`PersistentStore`, as Core Data's first `addPersistentStore` does) and its first save is the store's
+        /// first commit. Nothing is generated, so the crash states of a store's first commits can be enumerated.
+        public var fresh = false
         public init() {}
     }
 

@@ -105,6 +105,33 @@ public enum ScenarioParser {
         }
     }
 
+    /// `store.fresh` describes no store at all: nothing is generated or copied, so the keys that say what to
+    /// generate or copy contradict it and are refused where they are written (or at `fresh` when they come from
+    /// an `extends` base). `objects` left at its default (or a base's) becomes 0; written explicitly it must be 0.
+    /// `journal_mode` stays: it is the mode the writers create the store in.
+    static func checkFresh(_ spec: inout Scenario.StoreSpec, store: inout NodeReader) throws {
+        guard spec.fresh else { return }
+        let here = store.keys
+        func refuse(_ key: String, _ what: String) -> ScenarioError {
+            let node = here.contains(key) ? store.node(key) : store.node("fresh")
+            return store.error(node, "store.fresh starts the run with no store file, so it cannot have \(what); " +
+                               "drop store.\(key) or store.fresh")
+        }
+        if spec.from != nil { throw refuse("from", "a store copied from `from`") }
+        if spec.history { throw refuse("history", "persistent-history tables (they are made by the generator)") }
+        if spec.inheritance { throw refuse("inheritance", "generated objects of an entity hierarchy") }
+        if spec.cloudkit { throw refuse("cloudkit", "CloudKit mirroring tables (they are made by the generator)") }
+        if spec.freeSpace > 0 { throw refuse("free_space", "free pages added by the generator") }
+        if here.contains("objects"), spec.objects != 0 { throw refuse("objects", "\(spec.objects) generated objects") }
+        if here.contains("blob_fraction") || here.contains("blob_size") {
+            throw refuse(here.contains("blob_fraction") ? "blob_fraction" : "blob_size", "generated attachments (writers.blob_fraction sets the writers' own)")
+        }
+        // Nothing is generated: the generator's settings take one value, so a rendered scenario reads back equal.
+        spec.objects = 0
+        spec.blobFraction = 0
+        spec.blobSize = Scenario.StoreSpec().blobSize
+    }
+
     /// Overrides `base` with every field the mapping sets.
     static func apply(_ reader: inout NodeReader, to base: Scenario) throws -> Scenario {
         var s = base
@@ -134,6 +161,8 @@ public enum ScenarioParser {
                 }
                 s.store.from = url.path
             }
+            if let v = try store.bool("fresh") { s.store.fresh = v }
+            try checkFresh(&s.store, store: &store)
             try store.finish()
         }
         if var readers = try reader.mapping("readers") {
@@ -182,6 +211,12 @@ public enum ScenarioParser {
                 if s.writers.mix.total == 0 { throw mix.error(nil, "writers.mix needs at least one non-zero weight") }
             }
             try writers.finish()
+        }
+        if s.store.fresh, s.writers.count == 0 {
+            // Only a writer's open creates a fresh store: without one the run would have no store at all.
+            var writers = try reader.mapping("writers")
+            throw reader.error(writers?.node("count") ?? reader.node("store"),
+                               "store.fresh starts with no store file, which the first writer's open creates: writers.count must be at least 1")
         }
         if let steps = try reader.sequence("schedule") {
             s.schedule = try steps.enumerated().map { index, node in try step(node, index: index, file: reader.file) }

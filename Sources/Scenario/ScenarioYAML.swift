@@ -12,9 +12,13 @@ public enum ScenarioYAML {
         out.append("time_limit: \(s.timeLimit)")
         out.append("scheduler: \(s.scheduler)")
         out.append("store:")
-        out.append("  objects: \(s.store.objects)")
-        out.append("  blob_fraction: \(s.store.blobFraction)")
-        out.append("  blob_size: \(s.store.blobSize)")
+        if s.store.fresh {
+            out.append("  fresh: true")
+        } else {
+            out.append("  objects: \(s.store.objects)")
+            out.append("  blob_fraction: \(s.store.blobFraction)")
+            out.append("  blob_size: \(s.store.blobSize)")
+        }
         out.append("  journal_mode: \(s.store.journalMode)")
         if s.store.history { out.append("  history: true") }
         if s.store.inheritance { out.append("  inheritance: true") }

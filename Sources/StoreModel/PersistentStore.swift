@@ -73,10 +73,14 @@ public final class PersistentStore: Sendable {
                     }
                     var result: (StoreLayout, StoreMetadata)?
                     try db.inTransaction(.immediate) {
-                        result = try createSchema(db, model: model)
+                        // Another process may have created the schema while this one waited for the write lock
+                        // (two writers adding a fresh store at once): then it is read like any existing store.
+                        if try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table'") ?? 0 == 0 {
+                            result = try createSchema(db, model: model)
+                        }
                         return .commit
                     }
-                    return result!
+                    if let result { return result }
                 }
                 guard try db.tableExists("Z_METADATA"), try db.tableExists("Z_PRIMARYKEY") else {
                     throw StoreError.notACoreDataStore(files.database.path, reason: "Z_METADATA or Z_PRIMARYKEY is missing")

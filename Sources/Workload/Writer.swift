@@ -27,6 +27,9 @@ public struct Writer: Sendable {
         public var externalDataGracePeriod: Double?
         /// fsync new external data files before the commit (Core Data does not; off unless the scenario asks).
         public var syncExternalData = false
+        /// The run starts with no store (`store.fresh`): the writer's open creates it, so it is the harness's own
+        /// model whatever the file looks like yet (missing, 0 bytes, or another writer's half-made schema).
+        public var createsStore = false
 
         public init(store: String, history: String, index: Int, seed: UInt64, transactions: Int, rate: Double, mix: [Int],
                     blobFraction: Double, blobSize: Int, synchronous: String, checkpoint: String, epoch: Double) {
@@ -52,7 +55,7 @@ public struct Writer: Sendable {
     /// Runs every transaction; returns how many committed. Errors of single saves are recorded, not thrown.
     public func run() throws -> Int {
         let c = configuration
-        if try StoreKind.of(URL(fileURLWithPath: c.store)) == .layout { return try LayoutWriter(configuration: c).run() }
+        if !c.createsStore, try StoreKind.of(URL(fileURLWithPath: c.store)) == .layout { return try LayoutWriter(configuration: c).run() }
         var options = StoreOptions()
         options.synchronous = StoreOptions.Synchronous(rawValue: c.synchronous) ?? .full
         options.journalMode = StoreOptions.JournalMode(rawValue: c.journalMode) ?? .wal

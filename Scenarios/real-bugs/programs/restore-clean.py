@@ -8,7 +8,7 @@ import shutil
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
-from _common import STORE, NAME, SUPPORT, fsync_path  # noqa: E402
+from _common import STORE, restore_support, fsync_path  # noqa: E402
 
 backup = os.environ["LIFEBOAT_BACKUP"]
 directory = os.path.dirname(STORE)
@@ -27,16 +27,8 @@ if os.path.exists(backup + "-wal"):
     connection.close()
 fsync_path(temporary)
 os.rename(temporary, STORE)
-if os.environ.get("LIFEBOAT_SKIP_DIR_SYNC") != "1":
+skip_sync = os.environ.get("LIFEBOAT_SKIP_DIR_SYNC") == "1"
+if not skip_sync:
     fsync_path(directory)
-backup_support = os.path.join(os.path.dirname(backup), os.path.basename(SUPPORT))
-if os.path.isdir(SUPPORT):
-    shutil.rmtree(SUPPORT)
-if os.path.isdir(backup_support):
-    shutil.copytree(backup_support, SUPPORT)
-    if os.environ.get("LIFEBOAT_SKIP_DIR_SYNC") != "1":
-        for root, dirs, files in os.walk(SUPPORT, topdown=False):
-            for name in files:
-                fsync_path(os.path.join(root, name))
-            fsync_path(root)
-        fsync_path(directory)
+if restore_support(backup, sync=not skip_sync) and not skip_sync:
+    fsync_path(directory)

@@ -180,7 +180,7 @@ extension ScenarioRunner {
                 backups.append((name, index, target, start, end, state))
                 record([Verdict("backup-completes", .held, "\(name) (\(step.strategy)) finished in \(String(format: "%.2f", end - start)) s")])
                 record(Invariants.storeChecks(target, label: "\(name) (\(step.strategy))"))
-                if let state { record([Invariants.metadataPreserved(state, live: liveAtStart, label: "\(name) (\(step.strategy))")]) }
+                if let state { record([Invariants.metadataPreserved(state, live: liveMetadata(live), label: "\(name) (\(step.strategy))")]) }
                 else { record([Verdict("integrity", .violated, "\(name) (\(step.strategy)): the backup cannot be opened as a store")]) }
             } else if !interrupted {
                 record([Verdict("backup-completes", .violated, "\(name) (\(step.strategy)) failed",
