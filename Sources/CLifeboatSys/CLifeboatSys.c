@@ -35,18 +35,29 @@ long lb_fstatfs_type(int fd) {
 }
 
 int64_t lb_copy_file_range_all(int src_fd, int dst_fd, int64_t len) {
-    int64_t done = 0;
-    loff_t in_off = 0, out_off = 0;
-    while (done < len) {
-        ssize_t n = copy_file_range(src_fd, &in_off, dst_fd, &out_off, (size_t)(len - done), 0);
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            return -1;
+    /* Extent by extent (SEEK_DATA / SEEK_HOLE), so holes stay holes: a store grown by free pages copies in the
+       time its data takes. Where SEEK_DATA is not supported the whole file is one extent. Returns the length
+       reached, which is `len` on success. */
+    loff_t pos = 0;
+    while (pos < len) {
+        loff_t data = lseek(src_fd, pos, SEEK_DATA);
+        if (data < 0) data = (errno == ENXIO) ? len : pos;
+        if (data >= len) break;
+        loff_t hole = lseek(src_fd, data, SEEK_HOLE);
+        if (hole < 0 || hole > len) hole = len;
+        loff_t in_off = data, out_off = data;
+        while (in_off < hole) {
+            ssize_t n = copy_file_range(src_fd, &in_off, dst_fd, &out_off, (size_t)(hole - in_off), 0);
+            if (n < 0) {
+                if (errno == EINTR) continue;
+                return -1;
+            }
+            if (n == 0) return in_off;
         }
-        if (n == 0) break;
-        done += n;
+        pos = hole;
     }
-    return done;
+    if (ftruncate(dst_fd, len) != 0) return -1;
+    return len;
 }
 
 int lb_open(const char *path, int flags, unsigned int mode) {

@@ -2,7 +2,8 @@ import CLifeboatSys
 import Foundation
 
 /// Copies files the way the coordinator's replace does on Linux: a FICLONE reflink where the file system has
-/// clones (XFS reflink=1, btrfs; the analogue of APFS clones), else copy_file_range, else read/write.
+/// clones (XFS reflink=1, btrfs; the analogue of APFS clones), else copy_file_range over the file's data extents
+/// (holes stay holes, as APFS clones and `cp` keep them), else read/write.
 public enum FileCopy {
     public enum Method: String, Sendable, Codable { case clone, copyFileRange = "copy_file_range", readWrite = "read-write" }
 
