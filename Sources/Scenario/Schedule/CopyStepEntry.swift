@@ -48,7 +48,7 @@ struct CopyStepEntry: ScheduleEntryKind {
         // finished and the writers running then have exited.
         let triggers = [step.afterCommits != nil, step.atSeconds != nil, step.afterWriters, step.afterStep != nil].filter { $0 }.count
             - (step.afterStep != nil && step.afterWriters ? 1 : 0)
-        if triggers > 1 { throw r.error(node, "schedule[\(index)] takes one of after_commits, at_seconds, after_writers, after_step (alone or with after_writers)") }
+        if triggers > 1 { throw r.error(node, "schedule[\(index)] takes one of after_commits, at_seconds, after_writers, after_step (after_writers may go with after_step)") }
         if triggers == 0 {
             if step.action == .restore { step.afterWriters = true } else { step.afterCommits = 0 }
         }

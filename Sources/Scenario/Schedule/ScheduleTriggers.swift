@@ -20,7 +20,7 @@ enum ScheduleTriggers {
         // running then (a round started by a restore, `writers.after_restore: continue`) have exited.
         let combined = step.afterStep != nil && step.afterWriters ? 1 : 0
         if triggers.filter({ $0 }).count - combined > 1 {
-            throw r.error(node, "schedule[\(index)] takes one of after_commits, at_seconds, after_writers, after_step (alone or with after_writers), during_step")
+            throw r.error(node, "schedule[\(index)] takes one of after_commits, at_seconds, after_writers, after_step, during_step (after_writers may go with after_step)")
         }
         for (key, other) in [("after_step", step.afterStep), ("during_step", step.duringStep)] where other == index {
             throw r.error(r.node(key), "schedule[\(index)].\(key) names the entry itself")

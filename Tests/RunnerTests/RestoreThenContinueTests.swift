@@ -1,0 +1,102 @@
+import Checks
+import Foundation
+import LifeboatTestSupport
+import Reporting
+import Runner
+import Scenario
+import Testing
+import Workload
+
+/// `writers.after_restore: continue`, run for real: after a restore new writer processes commit against the
+/// restored store, and the second round's backup is held to the restored store plus those commits. A backup
+/// program that keeps handing out what it saw before the restore (the replication position of Litestream issue
+/// 781, in its plainest form) is caught on the second round; a correct one holds; the rounds' objects never
+/// share an identity.
+@Suite(.serialized) struct RestoreThenContinueTests {
+    /// Two rounds: a backup once the writers are done, a restore, the writers go on, a second backup once they
+    /// are done, a second restore. `backup` is the command line of both backups.
+    static func scenario(backup: String, expect: String) -> String {
+        """
+        name: continue
+        store: {objects: 60, blob_fraction: 0}
+        writers: {count: 2, transactions: 40, rate: 100, blob_fraction: 0, after_restore: continue}
+        schedule:
+          - backup: command
+            command: '\(backup)'
+            after_writers: true
+          - restore: replace-then-readd
+            after_step: 0
+          - backup: command
+            command: '\(backup)'
+            after_step: 1
+            after_writers: true
+          - restore: replace-then-readd
+            after_step: 2
+        invariants: [wal-content-carried, snapshot-consistent, restore-equals-backup, live-store-unaffected, integrity, backup-completes]
+        expect: \(expect)
+        """
+    }
+
+    /// A consistent copy each time (the sqlite3 shell's online backup).
+    static let freshBackup = #"sqlite3 "$LIFEBOAT_STORE" ".backup \"$LIFEBOAT_BACKUP_DIR/Library.sqlite\"""#
+    /// The first copy, handed out again for every later backup: it never sees a commit made after it.
+    static let staleBackup = #"f="$LIFEBOAT_BACKUP_ROOT/first.sqlite"; [ -f "$f" ] || sqlite3 "$LIFEBOAT_STORE" ".backup \"$f\""; cp "$f" "$LIFEBOAT_BACKUP_DIR/Library.sqlite""#
+
+    static func run(_ yaml: String, name: String) throws -> (RunResult, URL, Scratch) {
+        let scratch = try Scratch(name)
+        let file = scratch.path("\(name).yaml")
+        try yaml.write(to: file, atomically: true, encoding: .utf8)
+        var settings = ScenarioRunner.Settings(reportsRoot: scratch.path("reports"), scratchRoot: scratch.path("scratch"))
+        settings.makeVolume = StoreVolumes.make
+        settings.keepScratch = true
+        let runner = try ScenarioRunner(scenario: try ScenarioParser.parse(file: file), file: file.path, settings: settings)
+        let (result, _) = try runner.run()
+        return (result, try #require(runner.scratchDirectory), scratch)
+    }
+
+    @Test func aBackupThatMissesThePostRestoreCommitsIsCaughtOnTheSecondRound() throws {
+        let (result, _, _) = try Self.run(Self.scenario(backup: Self.staleBackup, expect: "violation wal-content-carried"), name: "continue-stale")
+        #expect(result.expectationMet, "\(TimelineEventTests.failures(result))")
+        let carried = try #require(result.verdicts.first { $0.invariant == "wal-content-carried" })
+        #expect(carried.status == .violated)
+        // The first round's backup is whole; the second lacks every commit of the second round's writers.
+        #expect(carried.summary.contains("1 of 2"), "\(carried.summary)")
+        #expect(carried.evidence.allSatisfy { $0.hasPrefix("backup-2") }, "\(carried.evidence)")
+        for writer in [100_001, 100_002] {
+            #expect(carried.evidence.contains { $0.contains("writer \(writer) reflects 0 of its transactions, but 40 were acknowledged") }, "\(carried.evidence)")
+        }
+        // The stale copy is still a state the second round can explain (its base, before any of its commits),
+        // and the second restore equals the backup it restored.
+        #expect(result.verdicts.first { $0.invariant == "snapshot-consistent" }?.status == .held)
+        #expect(result.verdicts.first { $0.invariant == "restore-equals-backup" }?.status == .held)
+    }
+
+    @Test func aCorrectBackupHoldsOverEveryRoundAndTheRoundsShareNoIdentity() throws {
+        let (result, scratchDirectory, _) = try Self.run(Self.scenario(backup: Self.freshBackup, expect: "pass"), name: "continue-fresh")
+        #expect(result.expectationMet, "\(TimelineEventTests.failures(result))")
+        #expect(result.errors.isEmpty, "\(result.errors)")
+        // Three rounds of two writers, each under its round's numbers.
+        #expect(result.writers.map(\.writer) == [1, 2, 100_001, 100_002, 200_001, 200_002])
+        #expect(result.writers.allSatisfy { $0.committed == 40 }, "\(result.writers)")
+        let live = try #require(result.verdicts.first { $0.invariant == "live-store-unaffected" })
+        #expect(live.summary.contains("3"), "one check per round: \(live.summary)")
+
+        let transactions = HistoryReader.transactions(in: scratchDirectory.appendingPathComponent("history"))
+        var insertedByRound: [Int: Set<UUID>] = [:]
+        for tx in transactions where tx.outcome == .committed {
+            for op in tx.ops where op.op == "insert" { insertedByRound[WriterRound.round(of: tx.writer), default: []].insert(op.id) }
+        }
+        #expect(insertedByRound.keys.sorted() == [0, 1, 2])
+        let rounds = insertedByRound.values.map { $0 }
+        for (a, first) in rounds.enumerated() {
+            for second in rounds.dropFirst(a + 1) { #expect(first.isDisjoint(with: second)) }
+        }
+        // Nothing a later round inserts is an object its base (the restored store) already held.
+        let backup = try StoreState.read(scratchDirectory.appendingPathComponent("backups/0-1/Library.sqlite"))
+        let base = backup.notes.merging(backup.others) { first, _ in first }
+        #expect(Set(base.keys).isDisjoint(with: insertedByRound[1] ?? []))
+        let all = Oracle(transactions: transactions, initial: [:])
+        #expect(all.round(1, base: base).collisions.isEmpty)
+        #expect(all.round(1, base: base).writers == [100_001, 100_002])
+    }
+}
