@@ -104,4 +104,32 @@ import Workload
         #expect(all.round(1, base: base).collisions.isEmpty)
         #expect(all.round(1, base: base).writers == [100_001, 100_002])
     }
+
+    /// A power cut in the second round, on FaultFS: the recovered store is held to the second round (the restored
+    /// store plus what its writers had acknowledged), not to the commits the restore undid.
+    @Test func aCrashInTheSecondRoundIsJudgedAgainstIt() throws {
+        let (result, _, _) = try Self.run("""
+            name: continue-crash
+            store: {objects: 60, blob_fraction: 0}
+            writers: {count: 2, transactions: 40, rate: 100, blob_fraction: 0, synchronous: full, after_restore: continue}
+            schedule:
+              - backup: backup-api
+                after_commits: 30
+              - restore: replace-then-readd
+                after_writers: true
+            faults:
+              mount: true
+              crash: {after_commits: 120, mode: keep-none}
+            invariants: [durable-after-crash, restore-equals-backup, integrity]
+            expect: pass
+            """, name: "continue-crash")
+        #expect(result.expectationMet, "\(TimelineEventTests.failures(result))")
+        let durable = try #require(result.verdicts.first { $0.invariant == "durable-after-crash" })
+        #expect(durable.status == .held, "\(durable.summary) \(durable.evidence)")
+        // The crash came in round 1, after some of its commits.
+        #expect(result.events.contains { $0.detail.hasPrefix("round 1 begins") })
+        let crash = try #require(result.events.first { $0.kind == .crash })
+        let roundStart = try #require(result.events.first { $0.detail.hasPrefix("round 1 begins") }?.t)
+        #expect(crash.t > roundStart)
+    }
 }
