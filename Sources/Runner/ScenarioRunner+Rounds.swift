@@ -38,7 +38,8 @@ extension ScenarioRunner {
 
     /// Starts the scenario's writers for `round` (numbers from `WriterRound`: round 0 keeps 1...count).
     func startWriters(round: Int, live: URL, history: URL, scratch: URL, children: ChildRegistry) throws {
-        for index in 1...max(1, scenario.writers.count) where scenario.writers.count > 0 {
+        guard scenario.writers.count > 0 else { return }
+        for index in 1...scenario.writers.count {
             let number = WriterRound.writer(index, round: round)
             var config = Writer.Configuration(
                 store: live.path, history: history.appendingPathComponent("writer-\(number).jsonl").path, index: number,
