@@ -17,8 +17,10 @@ struct WriterRoundState {
     var base: [UUID: String]
     /// The notes of that store, which the round's bulk deletes choose from.
     var baseNotes: [UUID]
-    /// The live store as the restore that ended the round found it (nil while the round lasts).
+    /// The live store as the restore that ended the round found it (nil while the round lasts), and when the
+    /// runner began to read it: writers that keep their connections across the restore may commit after that.
     var liveBeforeRestore: StoreState?
+    var liveBeforeRestoreAt: Double?
 }
 
 extension ScenarioRunner {
@@ -29,6 +31,14 @@ extension ScenarioRunner {
     var liveBeforeRestore: StoreState? {
         get { rounds.last?.liveBeforeRestore }
         set { if !rounds.isEmpty { rounds[rounds.count - 1].liveBeforeRestore = newValue } }
+    }
+
+    /// Reads the live store as the first restore of the round finds it (the store the round's writers left).
+    func readLiveBeforeRestore(_ live: URL) {
+        guard !rounds.isEmpty, liveBeforeRestore == nil else { return }
+        let at = now()
+        liveBeforeRestore = try? StoreState.read(live)
+        rounds[rounds.count - 1].liveBeforeRestoreAt = at
     }
 
     /// The round running at `seconds` on the run clock.

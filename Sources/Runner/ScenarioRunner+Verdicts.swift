@@ -41,7 +41,8 @@ extension ScenarioRunner {
             let crashedHere = crash.map { roundNumber(at: $0.at) == round.number } ?? false
             if !crashedHere || round.liveBeforeRestore == nil {
                 let oracle = oracles[min(position, oracles.count - 1)]
-                record([Invariants.liveStoreUnaffected(oracle.match(state), oracle: oracle, state: state, crashed: crashedHere)])
+                record([Invariants.liveStoreUnaffected(oracle.match(state), oracle: oracle, state: state, crashed: crashedHere,
+                                                       readAt: round.liveBeforeRestoreAt)])
             }
             if last, round.liveBeforeRestore == nil { record(Invariants.storeChecks(live, label: "live store at the end")) }
         }

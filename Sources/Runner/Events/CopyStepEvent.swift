@@ -53,7 +53,7 @@ extension ScenarioRunner {
             }
             if scenario.readers?.acrossRestore != "keep" { stopReaders(children: children) }
             if scenario.writers.acrossRestore == "stop" { children.killAll { $0.name.hasPrefix("writer-") } }
-            if liveBeforeRestore == nil { liveBeforeRestore = try? StoreState.read(live) }
+            readLiveBeforeRestore(live)
             backupSource = (last.store, last.state)
             target = live
             arguments = ["restore", "--strategy", step.strategy, last.store.path, live.path]
