@@ -105,24 +105,33 @@ import Workload
         #expect(all.round(1, base: base).writers == [100_001, 100_002])
     }
 
+    /// Two writers that go on after a restore: a backup-api backup after `backupAt` commits, a replace-then-readd
+    /// restore (its trigger `restore`), then `more` (further schedule entries first, then the rest of the file).
+    static func backupThenRestore(_ name: String, writers: String, backupAt: Int, restore: String, more: String) -> String {
+        """
+        name: \(name)
+        store: {objects: 60, blob_fraction: 0}
+        writers: {count: 2, blob_fraction: 0, after_restore: continue, \(writers)}
+        schedule:
+          - backup: backup-api
+            after_commits: \(backupAt)
+          - restore: replace-then-readd
+            \(restore)
+        \(more)
+        """
+    }
+
     /// A power cut in the second round, on FaultFS: the recovered store is held to the second round (the restored
     /// store plus what its writers had acknowledged), not to the commits the restore undid.
     @Test func aCrashInTheSecondRoundIsJudgedAgainstIt() throws {
-        let (result, _, _) = try Self.run("""
-            name: continue-crash
-            store: {objects: 60, blob_fraction: 0}
-            writers: {count: 2, transactions: 40, rate: 100, blob_fraction: 0, synchronous: full, after_restore: continue}
-            schedule:
-              - backup: backup-api
-                after_commits: 30
-              - restore: replace-then-readd
-                after_writers: true
+        let (result, _, _) = try Self.run(Self.backupThenRestore("continue-crash", writers: "transactions: 40, rate: 100, synchronous: full",
+                                                                 backupAt: 30, restore: "after_writers: true", more: """
             faults:
               mount: true
               crash: {after_commits: 120, mode: keep-none}
             invariants: [durable-after-crash, restore-equals-backup, integrity]
             expect: pass
-            """, name: "continue-crash")
+            """), name: "continue-crash")
         #expect(result.expectationMet, "\(TimelineEventTests.failures(result))")
         let durable = try #require(result.verdicts.first { $0.invariant == "durable-after-crash" })
         #expect(durable.status == .held, "\(durable.summary) \(durable.evidence)")
@@ -138,21 +147,14 @@ import Workload
     /// the new round starts on what the store then holds; the first round's live store is held to what had been
     /// acknowledged when the restore found it.
     @Test func writersKeptAcrossTheRestoreAreStoppedBeforeTheNextRound() throws {
-        let (result, _, _) = try Self.run("""
-            name: continue-keep
-            store: {objects: 60, blob_fraction: 0}
-            writers: {count: 2, transactions: 200, rate: 60, blob_fraction: 0, across_restore: keep, after_restore: continue}
-            schedule:
-              - backup: backup-api
-                after_commits: 20
-              - restore: replace-then-readd
-                after_commits: 60
+        let (result, _, _) = try Self.run(Self.backupThenRestore("continue-keep", writers: "transactions: 200, rate: 60, across_restore: keep",
+                                                                 backupAt: 20, restore: "after_commits: 60", more: """
               - backup: vacuum-into
                 after_step: 1
                 after_writers: true
             invariants: [connections-agree, wal-content-carried, snapshot-consistent, integrity]
             expect: pass
-            """, name: "continue-keep")
+            """), name: "continue-keep")
         // (live-store-unaffected is left out: a kept writer that changes one of its notes after the restore took it
         // away sees its save fail, "no Note with identity ...", which that invariant rightly reports.)
         #expect(result.expectationMet, "\(TimelineEventTests.failures(result))")
