@@ -100,14 +100,24 @@ public enum Invariants {
     }
 
     /// `live-store-unaffected`: writers saw no errors (SQLITE_BUSY waits aside) and the live store holds exactly
-    /// what they committed.
-    public static func liveStoreUnaffected(_ matches: [Oracle.Match], oracle: Oracle, state: StoreState, crashed: Bool) -> Verdict {
+    /// what they committed. `readAt`: when the state was read while a writer could still commit (the store as a
+    /// restore found it, with writers keeping their connections across it): it must then hold at least every
+    /// transaction acknowledged before that moment, and be a prefix.
+    public static func liveStoreUnaffected(_ matches: [Oracle.Match], oracle: Oracle, state: StoreState, crashed: Bool,
+                                           readAt: Double? = nil) -> Verdict {
         var evidence: [String] = oracle.transactions.filter { $0.outcome == .failed }.prefix(10).map {
             "writer \($0.writer) tx \($0.seq) failed: \($0.error ?? "?")"
         }
         for match in matches {
-            let committed = oracle.sequence(of: match.writer).filter { $0.outcome == .committed }.count
-            if !match.prefixes.contains(committed), !crashed || match.prefixes.isEmpty {
+            let sequence = oracle.sequence(of: match.writer)
+            let committed = sequence.filter { $0.outcome == .committed }.count
+            let before = readAt.map { at in sequence.filter { $0.outcome == .committed && ($0.ackAt ?? .infinity) < at }.count } ?? committed
+            if before < committed {
+                if (match.prefixes.max() ?? -1) < before {
+                    evidence.append("writer \(match.writer): the live store does not hold the \(before) transactions it had acknowledged when the store was read")
+                    evidence += match.mismatches
+                }
+            } else if !match.prefixes.contains(committed), !crashed || match.prefixes.isEmpty {
                 evidence.append("writer \(match.writer): the live store does not hold its \(committed) committed transactions")
                 evidence += match.mismatches
             }

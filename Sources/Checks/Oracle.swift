@@ -19,6 +19,29 @@ public struct Oracle: Sendable {
 
     public var writers: [Int] { Array(Set(transactions.map(\.writer))).sorted() }
 
+    /// The oracle of one round of a run (`writers.after_restore: continue`): the transactions of that round's
+    /// writers and bulk deletes (`WriterRound`), on top of `base`, the store the round began from (the restored
+    /// store, which the restore's own checks have already judged against its backup). Every invariant applies
+    /// to a round's stores through it unchanged: "acknowledged before the backup began" counts that round's
+    /// commits, and an object of the base is an initial object of the round.
+    public func round(_ round: Int, base: [UUID: String]) -> Oracle {
+        Oracle(transactions: transactions.filter { WriterRound.round(of: $0.writer) == round }, initial: base)
+    }
+
+    /// Objects this history inserts that its initial store already holds: two rounds (or a writer and the store
+    /// it began from) sharing an identity, which would let a restored object pass for a new one. Empty by
+    /// construction (`WriterRound`); the runner reports any as an error of the run.
+    public var collisions: [String] {
+        var seen = Set<UUID>()
+        var result: [String] = []
+        for tx in transactions where tx.outcome != .failed {
+            for op in tx.ops where op.op == "insert" && initial[op.id] != nil && seen.insert(op.id).inserted {
+                result.append("writer \(tx.writer) tx \(tx.seq) inserts \(op.entity) \(op.id.uuidString), which the store it began from already holds")
+            }
+        }
+        return result
+    }
+
     /// Committed transactions of a writer, with an in-flight one at the end if the writer died during it.
     public func sequence(of writer: Int) -> [Transaction] {
         transactions.filter { $0.writer == writer && $0.outcome != .failed }.sorted { $0.seq < $1.seq }

@@ -36,8 +36,9 @@ extension ScenarioRunner {
         children.killAll { $0.name.hasPrefix("reader-") }
     }
 
-    /// `reader-consistent` over every snapshot the readers took, and a line per reader for the report.
-    func checkReaders(history: URL, oracle: Oracle) {
+    /// `reader-consistent` over every snapshot the readers took, each held to the oracle of the round of writers
+    /// it was taken in (`oracles`, one per round), and a line per reader for the report.
+    func checkReaders(history: URL, oracles: [Oracle]) {
         guard let spec = scenario.readers, spec.count > 0 else { return }
         let directory = Self.readerDirectory(history: history)
         var all: [ReaderSnapshot] = []
@@ -47,6 +48,10 @@ extension ScenarioRunner {
             note("reader-\(index)", .end, "\(snapshots.count) read transaction(s), longest \(String(format: "%.2f", longest)) s")
             all += snapshots
         }
-        record([Invariants.readerConsistent(all, oracle: oracle)])
+        let byRound = Dictionary(grouping: all) { min(roundNumber(at: $0.began), oracles.count - 1) }
+        if byRound.isEmpty { record([Invariants.readerConsistent([], oracle: oracles[0])]) }
+        for (round, snapshots) in byRound.sorted(by: { $0.key < $1.key }) {
+            record([Invariants.readerConsistent(snapshots, oracle: oracles[round])])
+        }
     }
 }

@@ -9,9 +9,13 @@ extension ScenarioRunner {
     /// Checks the history-based invariants, folds every check into one verdict per invariant, and builds the result.
     func finish(history: URL, live: URL, runID: String, startedAt: String) -> RunResult {
         let transactions = withoutFreezeArtifacts(HistoryReader.transactions(in: history))
-        let oracle = Oracle(transactions: transactions, initial: initial)
-        checkReaders(history: history, oracle: oracle)
+        // One oracle per round of writers (one unless writers.after_restore: continue): each store is held to
+        // the round it belongs to, the store that round began from plus the commits acknowledged in it.
+        let oracles = roundOracles(transactions)
+        for (round, oracle) in oracles.enumerated() { errors += oracle.collisions.map { "round \(round): \($0)" } }
+        checkReaders(history: history, oracles: oracles)
         for backup in backups {
+            let oracle = oracles[min(backup.round, oracles.count - 1)]
             let label = "\(backup.name) (\(scenario.schedule[backup.index].strategy))"
             guard let state = backup.state else {
                 record([Invariants.walContentUnreadable(oracle: oracle, backupStart: backup.start, label: label)])
@@ -24,15 +28,23 @@ extension ScenarioRunner {
             ])
         }
         if let crash, let state = crash.state {
+            let oracle = oracles[min(roundNumber(at: crash.at), oracles.count - 1)]
             record(withCause([Invariants.durableAfterCrash(oracle.match(state), oracle: oracle, crashAt: crash.at,
                                                            synchronous: scenario.writers.synchronous, fault: crash.description)],
                              store: live, what: "the live store"))
         }
-        if let state = liveBeforeRestore ?? (try? StoreState.read(live)) {
-            if crash == nil || liveBeforeRestore == nil {
-                record([Invariants.liveStoreUnaffected(oracle.match(state), oracle: oracle, state: state, crashed: crash != nil)])
+        // The live store as each round left it: before the restore that ended the round, or now for the last.
+        let finished = rounds.isEmpty ? [currentRound] : rounds
+        for (position, round) in finished.enumerated() {
+            let last = position == finished.count - 1
+            guard let state = round.liveBeforeRestore ?? (last ? try? StoreState.read(live) : nil) else { continue }
+            let crashedHere = crash.map { roundNumber(at: $0.at) == round.number } ?? false
+            if !crashedHere || round.liveBeforeRestore == nil {
+                let oracle = oracles[min(position, oracles.count - 1)]
+                record([Invariants.liveStoreUnaffected(oracle.match(state), oracle: oracle, state: state, crashed: crashedHere,
+                                                       readAt: round.liveBeforeRestoreAt)])
             }
-            if liveBeforeRestore == nil { record(Invariants.storeChecks(live, label: "live store at the end")) }
+            if last, round.liveBeforeRestore == nil { record(Invariants.storeChecks(live, label: "live store at the end")) }
         }
         recordCloudVerdicts(history: history)
         let selected = scenario.invariants.isEmpty ? ScenarioParser.invariantNames : scenario.invariants

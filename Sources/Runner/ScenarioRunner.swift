@@ -50,9 +50,14 @@ public final class ScenarioRunner {
     var errors: [String] = []
     var log: [String] = []
     var faultSummaries: [FaultSummary] = []
-    var backups: [(name: String, index: Int, store: URL, start: Double, end: Double, state: StoreState?)] = []
+    /// Every backup that finished, with the round of writers it was taken in (what the oracle holds it to).
+    var backups: [(name: String, index: Int, store: URL, start: Double, end: Double, state: StoreState?, round: Int)] = []
     var crash: (at: Double, description: String, state: StoreState?)?
-    var liveBeforeRestore: StoreState?
+    /// The rounds of writers (ScenarioRunner+Rounds.swift): one, or one more after each restore with
+    /// `writers.after_restore: continue`; each holds the live store as the restore that ended it found it.
+    var rounds: [WriterRoundState] = []
+    /// Every writer process started so far, of every round.
+    var writerChildren: [ChildRegistry.Child] = []
     /// What the last crash on a FaultFS volume dropped, from its op log, and the volume's root: the causes of
     /// durability findings (ScenarioRunner+Causes).
     var crashLoss: (loss: CrashLoss, root: URL)?
@@ -180,34 +185,12 @@ public final class ScenarioRunner {
         try startReaders(live: live, history: history, scratch: scratch, children: children)
         sidecarState.environment = toolEnvironment(live: live, scratch: scratch, volume: volume)
         sidecarState.pending = scenario.sidecars
-        var writers: [ChildRegistry.Child] = []
-        for index in 0..<scenario.writers.count {
-            let config = Writer.Configuration(
-                store: live.path, history: history.appendingPathComponent("writer-\(index + 1).jsonl").path, index: index + 1,
-                seed: scenario.seed &* 1_000_003 &+ UInt64(index + 1), transactions: scenario.writers.transactions,
-                rate: scenario.writers.rate,
-                mix: [scenario.writers.mix.insert, scenario.writers.mix.update, scenario.writers.mix.delete, scenario.writers.mix.link],
-                blobFraction: scenario.writers.blobFraction, blobSize: scenario.writers.blobSize,
-                synchronous: scenario.writers.synchronous, checkpoint: scenario.writers.checkpoint, epoch: epoch)
-            var writerConfig = config
-            writerConfig.journalMode = scenario.store.journalMode
-            writerConfig.externalDataGracePeriod = scenario.writers.externalDataGrace
-            writerConfig.syncExternalData = scenario.writers.syncExternalData
-            writerConfig.createsStore = scenario.store.fresh
-            if scenario.scheduler == "turns" {
-                let fifo = scratch.appendingPathComponent("turns-\(index + 1)")
-                guard mkfifo(fifo.path, 0o600) == 0 else { throw RunError.environment("mkfifo \(fifo.path): \(String(cString: strerror(errno)))") }
-                writerConfig.turns = fifo.path
-                writerConfig.rate = 0
-            }
-            let configURL = scratch.appendingPathComponent("writer-\(index + 1).json")
-            try JSONEncoder().encode(writerConfig).write(to: configURL)
-            writers.append(try children.start("writer-\(index + 1)", executable: executable, arguments: ["writer", "--config", configURL.path]))
-            note("writer-\(index + 1)", .start, "\(scenario.writers.transactions) transactions")
-        }
+        rounds = [WriterRoundState(number: 0, start: 0, base: initial, baseNotes: liveAtStart.notes.keys.sorted { $0.uuidString < $1.uuidString },
+                                   liveBeforeRestore: nil)]
+        try startWriters(round: 0, live: live, history: history, scratch: scratch, children: children)
         try tickSidecars(children: children, writersRunning: scenario.writers.count > 0)
         if scenario.scheduler == "turns" {
-            try executeTurns(writers: writers, live: live, history: history, scratch: scratch, volume: volume, children: children)
+            try executeTurns(writers: writerChildren, live: live, history: history, scratch: scratch, volume: volume, children: children)
             recordFaults(armed, volume: volume)
             return
         }
@@ -220,11 +203,12 @@ public final class ScenarioRunner {
                 crashed = true
                 break
             }
-            for (index, writer) in writers.enumerated() where !exited.contains(index) && !writer.isRunning {
+            // The list grows when a restore begins a round of writers (writers.after_restore: continue).
+            for (index, writer) in writerChildren.enumerated() where !exited.contains(index) && !writer.isRunning {
                 exited.insert(index)
-                note("writer-\(index + 1)", .end, "exited with \(writer.status ?? 0)")
+                note(writer.name, .end, "exited with \(writer.status ?? 0)")
             }
-            let running = writers.contains { $0.isRunning }
+            let running = writerChildren.contains { $0.isRunning }
             try tickSidecars(children: children, writersRunning: running)
             let commits = HistoryReader.acknowledged(in: history)
             let t = now()
@@ -249,9 +233,9 @@ public final class ScenarioRunner {
             }
             usleep(10_000)
         }
-        for (index, writer) in writers.enumerated() where !crashed && !exited.contains(index) {
+        for (index, writer) in writerChildren.enumerated() where !crashed && !exited.contains(index) {
             _ = try children.wait(writer, timeout: max(1, scenario.timeLimit - now()))
-            note("writer-\(index + 1)", .end, "exited with \(writer.status ?? 0)")
+            note(writer.name, .end, "exited with \(writer.status ?? 0)")
         }
         if crashed {
             // What is left of the timeline after a crash runs against the recovered store.

@@ -134,7 +134,7 @@ struct NodeReader {
         "readers": ["count", "hold", "every", "across_restore"],
         "store": ["objects", "blob_fraction", "blob_size", "journal_mode", "history", "inheritance", "cloudkit", "from", "fresh"],
         "writers": ["count", "transactions", "rate", "mix", "blob_fraction", "blob_size", "synchronous", "checkpoint",
-                    "external_data_grace", "sync_external_data", "across_restore"],
+                    "external_data_grace", "sync_external_data", "across_restore", "after_restore"],
         "mix": ["insert", "update", "delete", "link"],
         "schedule": ScheduleKinds.allowedKeys,
         "sidecars": ["name", "command", "start", "stop", "grace"],

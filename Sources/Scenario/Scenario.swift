@@ -107,6 +107,12 @@ public struct Scenario: Sendable, Equatable, Codable {
         /// `keep` (default): writers still running when a restore comes keep their connections open across it, as
         /// an app that restores without closing its stack; `stop`: they are killed first (the app quits).
         public var acrossRestore = "keep"
+        /// `stop` (default): no writer writes after a restore. `continue`: once a restore has ended, a new round
+        /// of `count` writers (fresh processes, the app relaunched on the restored store) commits `transactions`
+        /// each against it; each round has its own writer numbers, and the oracle follows the restore: a round's
+        /// history is the restored store plus the commits acknowledged after it (docs/events.md, "Restore, then
+        /// continue"). Writers of the earlier round still running then are stopped once the restore has ended.
+        public var afterRestore = "stop"
         public init() {}
     }
 

@@ -36,6 +36,7 @@ public enum ScenarioYAML {
         if let v = s.writers.externalDataGrace { out.append("  external_data_grace: \(v)") }
         if s.writers.syncExternalData { out.append("  sync_external_data: true") }
         if s.writers.acrossRestore != "keep" { out.append("  across_restore: \(s.writers.acrossRestore)") }
+        if s.writers.afterRestore != "stop" { out.append("  after_restore: \(s.writers.afterRestore)") }
         out.append("  mix: {insert: \(s.writers.mix.insert), update: \(s.writers.mix.update), delete: \(s.writers.mix.delete), link: \(s.writers.mix.link)}")
         if let c = s.cloud { out.append("cloud: {account: \(c.account), setup_deadline: \(c.setupDeadline), container: \(quote(c.container))}") }
         if let r = s.readers {

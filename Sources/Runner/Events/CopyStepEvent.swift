@@ -14,11 +14,17 @@ struct CopyStepEvent: RunEventKind {
 
     func run(_ event: DueEvent, in runner: ScenarioRunner, _ context: EventContext) throws -> Bool {
         guard let index = event.index, let step = event.step else { return false }
+        let done = runner.operations.count
         try runner.runStep(index, step, live: context.live, scratch: context.scratch, children: context.children, volume: context.volume,
                            crashPlan: event.crash, lockstep: context.lockstep, whileRunning: context.whileRunning)
         // A crash planned during the step has happened (before, during or right after it); a crash rule may have
         // fired while it ran.
-        return event.crash != nil || runner.crashedByRule
+        let crashed = event.crash != nil || runner.crashedByRule
+        // A restore that ran and ended without a crash: with `after_restore: continue` the writers go on.
+        if step.action == .restore, !crashed, runner.operations.count > done, runner.scenario.writers.afterRestore == "continue" {
+            try runner.beginRound(context)
+        }
+        return crashed
     }
 }
 
@@ -47,7 +53,7 @@ extension ScenarioRunner {
             }
             if scenario.readers?.acrossRestore != "keep" { stopReaders(children: children) }
             if scenario.writers.acrossRestore == "stop" { children.killAll { $0.name.hasPrefix("writer-") } }
-            if liveBeforeRestore == nil { liveBeforeRestore = try? StoreState.read(live) }
+            readLiveBeforeRestore(live)
             backupSource = (last.store, last.state)
             target = live
             arguments = ["restore", "--strategy", step.strategy, last.store.path, live.path]
@@ -157,7 +163,9 @@ extension ScenarioRunner {
             }
             if let at = step.atTime {
                 // Restored to a moment, not to the backup: held to the writers' histories as they stood then.
-                let oracle = Oracle(transactions: HistoryReader.transactions(in: scratch.appendingPathComponent("history")), initial: initial)
+                // The round running at that moment: its writers' histories on top of the store it began from.
+                let rounds = roundOracles(HistoryReader.transactions(in: scratch.appendingPathComponent("history")))
+                let oracle = rounds[min(roundNumber(at: at), rounds.count - 1)]
                 do { record([Invariants.restoreAtTime(try StoreState.read(live), oracle: oracle, at: at, label: label)]) } catch {
                     record([Verdict("restore-at-time", .violated, "\(label): the restored store cannot be read", evidence: ["\(label): \(error)"])])
                 }
@@ -177,7 +185,7 @@ extension ScenarioRunner {
             if succeeded {
                 let state = try? StoreState.read(target)
                 if let state, let position = operations.indices.last { operations[position].details["stateDigest"] = state.digest }
-                backups.append((name, index, target, start, end, state))
+                backups.append((name, index, target, start, end, state, currentRound.number))
                 record([Verdict("backup-completes", .held, "\(name) (\(step.strategy)) finished in \(String(format: "%.2f", end - start)) s")])
                 record(Invariants.storeChecks(target, label: "\(name) (\(step.strategy))"))
                 if let state { record([Invariants.metadataPreserved(state, live: liveMetadata(live), label: "\(name) (\(step.strategy))")]) }

@@ -59,7 +59,8 @@ extension ScenarioRunner {
         let description = "crash (\(plan.mode)) \(reason): \(dropped)"
         note("faultfs", .crash, description)
         checkBackupsSurvived(volume: volume, crash: description)
-        if liveBeforeRestore == nil, operations.allSatisfy({ $0.action != "restore" }) {
+        // The live store is judged after a crash unless a restore of the current round came first.
+        if liveBeforeRestore == nil, operations.allSatisfy({ $0.action != "restore" || $0.start < currentRound.start }) {
             // Recovery as SQLite performs it for the next reader: the WAL is read (or ignored when torn) without
             // a checkpoint, so the files stay as the crash left them for whatever the schedule does next.
             note("runner", .recovery, "store read back from a recovered private copy (the volume keeps the files as the crash left them)")

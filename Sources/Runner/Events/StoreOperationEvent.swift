@@ -7,12 +7,10 @@ import Workload
 
 /// `checkpoint: MODE`, `vacuum: true` and `bulk-delete: N | P%`: one `lifeboat store-op` child with a connection of
 /// its own to the live store, while the writers write. Its result goes in the timeline and the operations; a bulk
-/// delete records its transaction in `history/bulk-delete-<index>.jsonl` as writer 1000 + index, so every
-/// invariant holds the store to it (the objects are gone from the acknowledgement on).
+/// delete records its transaction in `history/bulk-delete-<index>.jsonl` as writer 1000 + index (in the round of
+/// writers it runs in: `WriterRound.bulkDelete`), so every invariant holds the store to it (the objects are gone
+/// from the acknowledgement on).
 struct StoreOperationEvent: RunEventKind {
-    /// The writer number under which a bulk delete of `schedule[index]` is recorded.
-    static func historyWriter(_ index: Int) -> Int { 1000 + index }
-
     var kinds: [String] { ["checkpoint", "vacuum", "bulk-delete"] }
 
     func run(_ event: DueEvent, in runner: ScenarioRunner, _ context: EventContext) throws -> Bool {
@@ -36,18 +34,22 @@ extension ScenarioRunner {
             detail = "checkpoint(\(step.strategy))"
         } else if kind == "bulk-delete" {
             let history = context.scratch.appendingPathComponent("history")
-            let deleted = Set(HistoryReader.transactions(in: history).filter { $0.writer >= 1000 && $0.outcome != .failed }
+            // The notes of the store the round began from (the generated store, or the restored one) that no bulk
+            // delete of this round has taken.
+            let round = currentRound
+            let deleted = Set(HistoryReader.transactions(in: history)
+                .filter { WriterRound.isBulkDelete($0.writer) && WriterRound.round(of: $0.writer) == round.number && $0.outcome != .failed }
                 .flatMap(\.ops).map(\.id))
-            var candidates = liveAtStart.notes.keys.filter { !deleted.contains($0) }.sorted { $0.uuidString < $1.uuidString }
+            var candidates = round.baseNotes.filter { !deleted.contains($0) }
             var random = SeededRandom(seed: scenario.seed &* 31 &+ UInt64(index) &+ 0x62_756C_6B)
             for position in candidates.indices.reversed() where position > 0 {
                 candidates.swapAt(position, Int(random.next() % UInt64(position + 1)))
             }
             let amount = Scenario.Step.bulkDeleteAmount(step.strategy) ?? (0, nil)
-            config.count = amount.count ?? Int((Double(liveAtStart.notes.count) * (amount.share ?? 0)).rounded())
+            config.count = amount.count ?? Int((Double(round.baseNotes.count) * (amount.share ?? 0)).rounded())
             config.candidates = candidates
-            config.history = history.appendingPathComponent("bulk-delete-\(index).jsonl").path
-            config.index = StoreOperationEvent.historyWriter(index)
+            config.index = WriterRound.bulkDelete(index, round: round.number)
+            config.history = history.appendingPathComponent("bulk-delete-\(index)" + (round.number > 0 ? "-round-\(round.number)" : "") + ".jsonl").path
             detail = "bulk-delete of \(config.count) initial note(s), recorded as writer \(config.index)"
         }
         let configURL = context.scratch.appendingPathComponent("\(name).json")

@@ -69,12 +69,12 @@ struct Timeline {
 
     /// The triggers every entry takes: once the writers have finished (`after_writers`), at a commit count
     /// (`after_commits`, moved on by `every_commits`), at a second (`at_seconds`), once another entry has
-    /// finished (`after_step`, `delay` seconds later; the turns scheduler has no clock, so there the delay makes
-    /// it wait for the end of the writers), never here for `during_step` (the entry it names runs it), or at once.
+    /// finished (`after_step`, `delay` seconds later, and with `after_writers` once no writer runs; the turns
+    /// scheduler has no clock, so there the delay makes it wait for the end of the writers), never here for `during_step` (the entry it names runs it), or at once.
     func triggerFired(_ entry: Entry, commits: Int, seconds: Double, writersRunning: Bool) -> Bool {
         if entry.step.duringStep != nil { return false }
         if let other = entry.step.afterStep {
-            guard let finished = finishedAt[other] else { return false }
+            guard let finished = finishedAt[other], !(entry.step.afterWriters && writersRunning) else { return false }
             return seconds >= finished + (entry.step.delay ?? 0) || (entry.step.delay ?? 0) == 0
         }
         if entry.step.afterWriters { return !writersRunning }

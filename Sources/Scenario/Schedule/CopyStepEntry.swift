@@ -44,8 +44,11 @@ struct CopyStepEntry: ScheduleEntryKind {
         if step.atTime != nil, action != .restore {
             throw r.error(r.node("at_time"), "schedule[\(index)].at_time is for restores (the moment to restore to)")
         }
+        // `after_step` with `after_writers: true` counts as one trigger (ScheduleTriggers): once that entry has
+        // finished and the writers running then have exited.
         let triggers = [step.afterCommits != nil, step.atSeconds != nil, step.afterWriters, step.afterStep != nil].filter { $0 }.count
-        if triggers > 1 { throw r.error(node, "schedule[\(index)] takes one of after_commits, at_seconds, after_writers, after_step") }
+            - (step.afterStep != nil && step.afterWriters ? 1 : 0)
+        if triggers > 1 { throw r.error(node, "schedule[\(index)] takes one of after_commits, at_seconds, after_writers, after_step (after_writers may go with after_step)") }
         if triggers == 0 {
             if step.action == .restore { step.afterWriters = true } else { step.afterCommits = 0 }
         }

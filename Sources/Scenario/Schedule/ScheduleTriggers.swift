@@ -2,8 +2,9 @@ import Foundation
 import Yams
 
 /// The triggers an event kind other than backup and restore takes: `after_commits N`, `at_seconds S`,
-/// `after_writers: true`, `after_step I` (once entry I has finished) or `during_step I` (while entry I, a backup
-/// or restore, runs; `delay S` after it started). One at most; none means at once (after 0 commits).
+/// `after_writers: true`, `after_step I` (once entry I has finished; with `after_writers: true` too, and the writers
+/// running then have exited) or `during_step I` (while entry I, a backup or restore, runs; `delay S` after it
+/// started). One at most; none means at once (after 0 commits).
 enum ScheduleTriggers {
     static let keys = ["after_commits", "at_seconds", "after_writers", "after_step", "during_step", "delay"]
 
@@ -15,8 +16,11 @@ enum ScheduleTriggers {
         step.duringStep = try r.int("during_step", range: 0...10_000)
         step.delay = try r.double("delay", range: 0...600)
         let triggers = [step.afterCommits != nil, step.atSeconds != nil, step.afterWriters, step.afterStep != nil, step.duringStep != nil]
-        if triggers.filter({ $0 }).count > 1 {
-            throw r.error(node, "schedule[\(index)] takes one of after_commits, at_seconds, after_writers, after_step, during_step")
+        // `after_step` with `after_writers: true` is one trigger: once that entry has finished and the writers
+        // running then (a round started by a restore, `writers.after_restore: continue`) have exited.
+        let combined = step.afterStep != nil && step.afterWriters ? 1 : 0
+        if triggers.filter({ $0 }).count - combined > 1 {
+            throw r.error(node, "schedule[\(index)] takes one of after_commits, at_seconds, after_writers, after_step, during_step (after_writers may go with after_step)")
         }
         for (key, other) in [("after_step", step.afterStep), ("during_step", step.duringStep)] where other == index {
             throw r.error(r.node(key), "schedule[\(index)].\(key) names the entry itself")
