@@ -85,7 +85,8 @@ extension ToolMatrix {
         return "caught " + names.joined(separator: ", ")
     }
 
-    /// Every recipe and situation whose outcome differs between the recipe's pinned versions in `result`.
+    /// Every recipe and situation whose outcome differs between the recipe's pinned versions in `result`. Only
+    /// versions that ran count: a version not installed judged nothing, so it neither makes nor hides a change.
     public static func versionChanges(_ result: Result) -> [VersionChange] {
         var tools: [String] = []
         for info in result.tools { if let tool = info.tool, !tools.contains(tool) { tools.append(tool) } }
@@ -95,7 +96,8 @@ extension ToolMatrix {
             guard rows.count > 1 else { continue }
             for situation in result.situations {
                 let outcomes: [VersionOutcome] = rows.compactMap { row in
-                    guard let version = row.pinned, let cell = result.cells.first(where: { $0.recipe == row.recipe && $0.situation == situation }) else { return nil }
+                    guard let version = row.pinned, let cell = result.cells.first(where: { $0.recipe == row.recipe && $0.situation == situation }),
+                          !cell.isNotRun else { return nil }
                     return VersionOutcome(version: version, outcome: outcome(of: cell))
                 }
                 if Set(outcomes.map(\.outcome)).count > 1 { changes.append(VersionChange(tool: tool, situation: situation, outcomes: outcomes)) }
@@ -104,12 +106,16 @@ extension ToolMatrix {
         return changes
     }
 
-    /// For a pinned row's cell: the version before it (same recipe, same situation) when that one's outcome
-    /// differs, for the table's "changed" mark; nil otherwise.
+    /// For a pinned row's cell: the version before it that ran (same recipe, same situation) when that one's
+    /// outcome differs, for the table's "changed since" mark; nil otherwise.
     public static func changedSince(_ cell: Cell, in result: Result) -> String? {
-        guard let index = result.tools.firstIndex(where: { $0.recipe == cell.recipe }), let tool = result.tools[index].tool,
-              let previous = result.tools[..<index].last(where: { $0.tool == tool }), let version = previous.pinned,
-              let before = result.cells.first(where: { $0.recipe == previous.recipe && $0.situation == cell.situation }) else { return nil }
-        return outcome(of: before) == outcome(of: cell) ? nil : version
+        guard !cell.isNotRun, let index = result.tools.firstIndex(where: { $0.recipe == cell.recipe }),
+              let tool = result.tools[index].tool else { return nil }
+        for previous in result.tools[..<index].reversed() where previous.tool == tool {
+            guard let before = result.cells.first(where: { $0.recipe == previous.recipe && $0.situation == cell.situation }),
+                  !before.isNotRun else { continue }
+            return outcome(of: before) == outcome(of: cell) ? nil : previous.pinned
+        }
+        return nil
     }
 }
