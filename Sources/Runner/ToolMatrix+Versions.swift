@@ -46,6 +46,10 @@ extension ToolMatrix {
     public struct VersionOutcome: Sendable, Codable, Equatable {
         public var version: String
         public var outcome: String
+        public init(version: String, outcome: String) {
+            self.version = version
+            self.outcome = outcome
+        }
     }
 
     /// One recipe in one situation across its pinned versions, where the outcome is not the same in all.
@@ -55,6 +59,12 @@ extension ToolMatrix {
         /// Each version's outcome, in the recipe's order: `held`, `not run`, or the invariants caught (and
         /// `step failed`).
         public var outcomes: [VersionOutcome]
+
+        public init(tool: String, situation: String, outcomes: [VersionOutcome]) {
+            self.tool = tool
+            self.situation = situation
+            self.outcomes = outcomes
+        }
 
         /// "held in 0.3.13; caught wal-content-carried in 0.5.5 to 0.5.9; held from 0.5.10": consecutive versions
         /// with the same outcome in one phrase.

@@ -240,6 +240,10 @@ public enum ToolMatrix {
                     if !situation.measured {
                         run.expectation = "none (no recipe file for this situation)"
                         run.expectationMet = true
+                    } else if let pinned = recipe.pinned, let versions = recipe.versions, pinned != versions.defaultVersion {
+                        // A recipe's `expect:` is about its default version; another version shows what it shows.
+                        run.expectation = "none (\(pinned) is not the recipe's default version, \(versions.defaultVersion))"
+                        run.expectationMet = true
                     }
                     if run.notRun == nil, !run.held {
                         let name = "\(recipe.row)-\(situation.name)-seed\(seed).yaml"
