@@ -4,7 +4,7 @@ import Runner
 import Scenario
 
 /// `lifeboat matrix DIR --seeds 1-5`: every tool recipe in every situation (`Scenarios/tools`), a table of held
-/// and caught cells with the tool versions, as Markdown, JSON and HTML in reports/<matrix-id>/. Exit 0 when every
+/// and caught cells with the tool versions (with `--versions`, one row per version a recipe pins), as Markdown, JSON and HTML in reports/<matrix-id>/. Exit 0 when every
 /// run showed its recipe's expectation, 1 when one did not, 2 for bad input or a tool that is not installed (its
 /// cells are "not run"), 3 when a program could not start in some run (those cells are "not run").
 struct MatrixCommand: ParsableCommand {
@@ -19,6 +19,9 @@ struct MatrixCommand: ParsableCommand {
     @Option(help: "Scratch directory for stores.") var scratch: String?
     @Option(help: "Replay each caught run N more times and show how often its finding came back (reproduced k/N); 0 replays nothing.")
     var reproduce: Int = 0
+    @Flag(help: ArgumentHelp("Run every version a recipe pins (its _versions.yaml) as a row of its own, recipe@version, and show where a finding appears or goes away.",
+                             discussion: "Each version comes from .venv/tools/<package>-<version>/ (scripts/tool-versions.sh installs them); one that is not installed is an environment error (its row is not run, exit 2). Without --versions a recipe runs its default version, the one on PATH."))
+    var versions = false
     @Option(help: "Also write the Markdown table here (e.g. docs/real-tools.md), with its repro files in a folder beside it.")
     var out: String?
 
@@ -40,10 +43,11 @@ struct MatrixCommand: ParsableCommand {
             }
             recipes = recipes.filter { wanted.contains($0.tool) }
         }
+        if versions { recipes = ToolMatrix.expandingVersions(recipes) }
         let settings = ScenarioCommandSupport.settings(reports: reports, scratch: scratch)
         Interruption.install()
         let matrix = try RunDirectory.create(root: URL(cliPath: reports), prefix: "matrix-")
-        let command = "lifeboat matrix \(directory) --seeds \(seeds)" + (only.map { " --only \($0)" } ?? "") + (reproduce > 0 ? " --reproduce \(reproduce)" : "")
+        let command = "lifeboat matrix \(directory) --seeds \(seeds)" + (only.map { " --only \($0)" } ?? "") + (versions ? " --versions" : "") + (reproduce > 0 ? " --reproduce \(reproduce)" : "")
         print("matrix \(matrix.id): \(recipes.count) recipe(s) x situations x \(seedList.count) seed(s)")
         let result: ToolMatrix.Result
         do {

@@ -1,3 +1,4 @@
+import Checks
 import Foundation
 import Reporting
 import Scenario
@@ -19,6 +20,8 @@ final class SidecarState {
     var entries: [Entry] = []
     /// What every program of the run gets (`ScenarioRunner.toolEnvironment`).
     var environment: [String: String] = [:]
+    /// The backup area's size while a sidecar runs (`ScenarioRunner+BackupGrowth`, for `no-runaway`).
+    var backupSizes: [Invariants.SizeSample] = []
 }
 
 extension ScenarioRunner {
@@ -66,6 +69,7 @@ extension ScenarioRunner {
             case .atSeconds(let at): if now() >= at { stopSidecar(position) }
             }
         }
+        sampleBackupArea()
     }
 
     /// Starts one instance of a sidecar: `sidecar-<name>`, then `sidecar-<name>.2`, ... when a schedule entry

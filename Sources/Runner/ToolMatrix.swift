@@ -24,12 +24,24 @@ public enum ToolMatrix {
         /// for a situation the recipe has no file for: the situation itself runs with the recipe's scripts, and
         /// there is no expectation to meet (the table shows what it found; add the file with its `expect:`).
         public var situations: [(name: String, file: URL, scenario: Scenario, measured: Bool)]
+        /// The versions the recipe pins (`_versions.yaml`), or nil: the tool is whatever PATH finds.
+        public var versions: ToolVersions?
+        /// The pinned version this recipe runs (a `recipe@version` row of `matrix --versions`); nil: the tool on
+        /// PATH, the recipe's default (`scripts/venv.sh` puts it in `.venv/bin`).
+        public var pinned: String?
+
+        /// The name of the recipe's row: `litestream`, or `litestream@0.3.13` for one pinned version.
+        public var row: String { pinned.map { "\(tool)@\($0)" } ?? tool }
     }
 
     public struct ToolInfo: Sendable, Codable, Equatable {
+        /// The row's name: the recipe (`litestream`), or `recipe@version` for one pinned version.
         public var recipe: String
         public var version: String
         public var summary: String
+        /// For a pinned version's row: the recipe folder's name and the version pinned (nil for a plain row).
+        public var tool: String?
+        public var pinned: String?
     }
 
     /// One recipe in one situation with one seed.
@@ -99,6 +111,8 @@ public enum ToolMatrix {
         public var cells: [Cell]
         /// Recipes whose tool is not installed (`version.sh` failed), with the reason and the fix.
         public var environmentErrors: [String] = []
+        /// With `--versions`: each recipe and situation whose outcome differs between the recipe's pinned versions.
+        public var versionChanges: [VersionChange] = []
         /// Every run that ran showed its recipe's expectation (runs not run are counted apart).
         public var expectationsMet: Bool { cells.allSatisfy { $0.runs.allSatisfy { $0.expectationMet || $0.notRun != nil } } }
         public var notRunCount: Int { cells.filter(\.isNotRun).count }
@@ -145,7 +159,8 @@ public enum ToolMatrix {
                     situations.append((situation, folder.appendingPathComponent("\(situation).yaml"), scenario, false))
                 }
             }
-            recipes.append(Recipe(tool: name, directory: folder, situations: situations.sorted { order($0.0) < order($1.0) }))
+            recipes.append(Recipe(tool: name, directory: folder, situations: situations.sorted { order($0.0) < order($1.0) },
+                                  versions: try ToolVersions.load(recipe: folder)))
         }
         guard !recipes.isEmpty else {
             throw MatrixError.badInput("\(directory.path) holds no recipes (subdirectories with scenario files)")
@@ -171,12 +186,13 @@ public enum ToolMatrix {
     public static func version(of recipe: Recipe) throws -> String {
         let script = recipe.directory.appendingPathComponent("version.sh")
         guard FileManager.default.fileExists(atPath: script.path) else { return "(no version.sh in the recipe)" }
-        let result = try ChildProcess.run(URL(fileURLWithPath: "/bin/sh"), arguments: [script.path], timeout: 30)
+        let environment = recipe.pinned.map { [versionVariable: $0] } ?? [:]
+        let result = try ChildProcess.run(URL(fileURLWithPath: "/bin/sh"), arguments: [script.path], environment: environment, timeout: 30)
         let line = result.output.split(separator: "\n").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
         guard result.status == 0, !line.isEmpty else {
             let said = result.output.trimmingCharacters(in: .whitespacesAndNewlines).suffix(300)
-            throw MatrixError.environment("\(recipe.tool) is not installed: `sh \(script.path)` failed with status \(result.status)"
-                                          + (said.isEmpty ? "" : " (\(said))") + (said.contains("setup.sh") ? "" : "; run scripts/setup.sh"))
+            throw MatrixError.environment("\(recipe.row) is not installed: `sh \(script.path)` failed with status \(result.status)"
+                                          + (said.isEmpty ? "" : " (\(said))") + (said.contains("scripts/") ? "" : "; run scripts/setup.sh"))
         }
         return line
     }
@@ -194,11 +210,12 @@ public enum ToolMatrix {
                 .split(separator: "\n").first.map(String.init) ?? recipe.situations.first.map { summaryOf($0.scenario.description) } ?? ""
             let version: String
             do { version = try Self.version(of: recipe) } catch let MatrixError.environment(reason) {
-                missing[recipe.tool] = reason
-                log("\(recipe.tool): NOT RUN: \(reason)")
+                missing[recipe.row] = reason
+                log("\(recipe.row): NOT RUN: \(reason)")
                 version = "not installed"
             }
-            tools.append(ToolInfo(recipe: recipe.tool, version: version, summary: summary))
+            tools.append(ToolInfo(recipe: recipe.row, version: version, summary: summary,
+                                  tool: recipe.pinned == nil ? nil : recipe.tool, pinned: recipe.pinned))
         }
         var runSettings = settings
         runSettings.reportsRoot = matrix.url.appendingPathComponent("runs")
@@ -207,10 +224,10 @@ public enum ToolMatrix {
         var cells: [Cell] = []
         for recipe in recipes {
             for situation in recipe.situations {
-                var cell = Cell(recipe: recipe.tool, situation: situation.name, scenario: situation.scenario.name, runs: [])
+                var cell = Cell(recipe: recipe.row, situation: situation.name, scenario: situation.scenario.name, runs: [])
                 for seed in seeds {
                     if Interruption.requested { throw RunError.interrupted }
-                    if let reason = missing[recipe.tool] {
+                    if let reason = missing[recipe.row] {
                         cell.runs.append(.notRun(seed: seed, expectation: situation.scenario.expect.description, reason: reason))
                         continue
                     }
@@ -223,17 +240,21 @@ public enum ToolMatrix {
                     if !situation.measured {
                         run.expectation = "none (no recipe file for this situation)"
                         run.expectationMet = true
+                    } else if let pinned = recipe.pinned, let versions = recipe.versions, pinned != versions.defaultVersion {
+                        // A recipe's `expect:` is about its default version; another version shows what it shows.
+                        run.expectation = "none (\(pinned) is not the recipe's default version, \(versions.defaultVersion))"
+                        run.expectationMet = true
                     }
                     if run.notRun == nil, !run.held {
-                        let name = "\(recipe.tool)-\(situation.name)-seed\(seed).yaml"
+                        let name = "\(recipe.row)-\(situation.name)-seed\(seed).yaml"
                         try Data(renderRepro(scenario, recipeFile: situation.file, violated: run.violated, reproDirectory: repros,
-                                             note: "lifeboat matrix \(matrix.id): \(recipe.tool) in \(situation.name), seed \(seed)").utf8)
+                                             note: "lifeboat matrix \(matrix.id): \(recipe.row) in \(situation.name), seed \(seed)").utf8)
                             .write(to: repros.appendingPathComponent(name))
                         run.repro = "repros/\(name)"
                         run.reproduction = try FindingReplay.rate(of: result, scenario: scenario, file: situation.file.path,
                                                                   times: reproduce, settings: runSettings)
                     }
-                    log(String(format: "%@ %@ seed %llu: %@%@ (%.1f s)", recipe.tool, situation.name, seed,
+                    log(String(format: "%@ %@ seed %llu: %@%@ (%.1f s)", recipe.row, situation.name, seed,
                                run.notRun.map { "NOT RUN: \($0)" } ?? (run.held ? "held" : "CAUGHT " + (run.violated + run.failures.map { _ in "step failed" }).joined(separator: ", ")
                                    + (run.reproduction.map { ", \($0.text)" } ?? "")),
                                run.expectationMet || run.notRun != nil ? "" : " [not the recipe's expectation: \(run.expectation)]", run.seconds))
@@ -252,11 +273,13 @@ public enum ToolMatrix {
                 .map { $0.dropFirst().trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
             if !comment.isEmpty { notes[situation] = comment }
         }
-        return Result(matrixID: matrix.id, directory: directory, command: command, startedAt: startedAt,
+        var result = Result(matrixID: matrix.id, directory: directory, command: command, startedAt: startedAt,
                       seconds: Date().timeIntervalSince(started), seeds: seeds, tools: tools,
                       situations: situations.sorted { order($0) < order($1) }, situationNotes: notes,
                       notes: try? String(contentsOf: root.appendingPathComponent("_notes.md"), encoding: .utf8), cells: cells,
                       environmentErrors: missing.sorted { $0.key < $1.key }.map(\.value))
+        result.versionChanges = versionChanges(result)
+        return result
     }
 
     /// What one run showed: the invariants violated, and the steps or sidecars that failed on their own.

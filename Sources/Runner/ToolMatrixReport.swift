@@ -17,9 +17,10 @@ public enum ToolMatrixReport {
         let repros = folder.appendingPathComponent("repros")
         try? FileManager.default.removeItem(at: repros)
         try FileManager.default.createDirectory(at: repros, withIntermediateDirectories: true)
-        let recipes = try ToolMatrix.discover(URL(fileURLWithPath: result.directory))
+        let discovered = try ToolMatrix.discover(URL(fileURLWithPath: result.directory))
+        let recipes = discovered + ToolMatrix.expandingVersions(discovered).filter { $0.pinned != nil }
         for cell in result.cells {
-            guard let situation = recipes.first(where: { $0.tool == cell.recipe })?.situations.first(where: { $0.name == cell.situation }) else { continue }
+            guard let situation = recipes.first(where: { $0.row == cell.recipe })?.situations.first(where: { $0.name == cell.situation }) else { continue }
             for run in cell.runs {
                 guard let repro = run.repro else { continue }
                 var scenario = situation.scenario
@@ -67,10 +68,11 @@ public enum ToolMatrixReport {
                     row += " — |"
                     continue
                 }
-                row += " \(summary(c, links: repro)) |"
+                row += " \(summary(c, links: repro))" + (ToolMatrix.changedSince(c, in: result).map { "; **changed since \($0)**" } ?? "") + " |"
             }
             lines.append(row)
         }
+        lines += versionSection(result)
         if !result.situationNotes.isEmpty {
             lines += ["", "## Situations", ""]
             for situation in result.situations { if let note = result.situationNotes[situation] { lines.append("- \(note)") } }
@@ -104,6 +106,19 @@ public enum ToolMatrixReport {
             lines.append("")
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// With pinned versions (`--versions`): each recipe and situation whose outcome is not the same in every
+    /// version, in one line, so a finding's first and last affected versions read at a glance.
+    static func versionSection(_ result: ToolMatrix.Result) -> [String] {
+        guard result.tools.contains(where: { $0.pinned != nil }) else { return [] }
+        let changes = ToolMatrix.versionChanges(result)
+        var lines = ["", "## Changes between versions", ""]
+        if changes.isEmpty {
+            lines.append("None: every pinned version of each recipe had the same outcome in every situation.")
+        }
+        for change in changes { lines.append("- \(cell(change.tool)) in \(change.situation): \(cell(change.text))") }
+        return lines
     }
 
     static func summary(_ c: ToolMatrix.Cell, links: String) -> String {
@@ -156,19 +171,23 @@ public enum ToolMatrixReport {
                     continue
                 }
                 let failing = c.caughtRuns
+                let changed = ToolMatrix.changedSince(c, in: result).map { "<br><strong>changed since \(h($0))</strong>" } ?? ""
                 if c.held {
-                    rows += "<td class=held>held \(c.runs.count)/\(c.runs.count)</td>"
+                    rows += "<td class=held>held \(c.runs.count)/\(c.runs.count)\(changed)</td>"
                 } else if c.isNotRun {
-                    rows += "<td class=notrun title=\"\(h(c.notRunRuns.first?.notRun ?? ""))\">not run \(c.notRunRuns.count)/\(c.runs.count)</td>"
+                    rows += "<td class=notrun title=\"\(h(c.notRunRuns.first?.notRun ?? ""))\">not run \(c.notRunRuns.count)/\(c.runs.count)\(changed)</td>"
                 } else {
                     let links = failing.compactMap { run in run.repro.map { "<a href=\"\(h($0))\">seed \(run.seed)</a>" } }.joined(separator: " ")
                     let what = c.violated + (failing.contains { !$0.failures.isEmpty } ? ["step failed"] : [])
                     let title = failing.flatMap { $0.evidence + $0.failures + ($0.cause.map { ["cause: " + $0] } ?? []) }.joined(separator: "\n")
-                    rows += "<td class=caught title=\"\(h(title))\">caught \(failing.count)/\(c.runs.count)<br>\(h(what.joined(separator: ", ")))<br>\(links)\(h(rates(failing)))</td>"
+                    rows += "<td class=caught title=\"\(h(title))\">caught \(failing.count)/\(c.runs.count)<br>\(h(what.joined(separator: ", ")))<br>\(links)\(h(rates(failing)))\(changed)</td>"
                 }
             }
             rows += "</tr>\n"
         }
+        let versionLines = versionSection(result).dropFirst(3)
+        let changes = versionLines.isEmpty ? "" : "\n<h2>Changes between versions</h2>\n<ul>"
+            + versionLines.map { "<li>\(h($0.hasPrefix("- ") ? String($0.dropFirst(2)) : $0))</li>" }.joined() + "</ul>"
         return """
         <!doctype html>
         <html><head><meta charset="utf-8"><title>Lifeboat matrix \(h(result.matrixID))</title>
@@ -178,7 +197,7 @@ public enum ToolMatrixReport {
         <p>\(h(result.command)): matrix \(h(result.matrixID)), seeds \(result.seeds.map(String.init).joined(separator: ", ")), \(String(format: "%.0f", result.seconds)) s.
         Hover a caught cell for its evidence; the seed links are repro files for <code>lifeboat replay</code>.</p>
         <table><tr><th>recipe</th>\(result.situations.map { "<th>\(h($0))</th>" }.joined())</tr>
-        \(rows)</table></body></html>
+        \(rows)</table>\(changes)</body></html>
 
         """
     }

@@ -141,6 +141,7 @@ struct NodeReader {
         "faults": ["mount", "backups_on_volume", "host_sync", "rules", "crash"],
         "rules": ["ops", "path", "nth", "after", "probability", "action", "during_step", "actor", "while_sidecar"],
         "catalog": ["entries"],
+        "versions file": ["package", "versions", "default"],
         "entries": ["id", "title", "sources", "fixed_in", "not_reproduced"],
         "crash": ["after_commits", "at_seconds", "during_step", "delay", "at_page", "mode"],
     ]

@@ -8,7 +8,7 @@ public enum ScenarioParser {
         "integrity", "no-duplicates", "wal-content-carried", "snapshot-consistent", "blobs-carried",
         "restore-equals-backup", "restore-opens", "durable-after-crash", "live-store-unaffected", "metadata-preserved",
         "backup-completes", "backup-durable", "reader-consistent", "restore-durable", "restore-at-time", "connections-agree",
-        "cloud-consistent", "relocation-completes",
+        "cloud-consistent", "relocation-completes", "no-runaway",
     ]
     public static let faultOps = ["any", "open", "create", "read", "write", "flush", "release", "fsync", "fsyncdir", "truncate",
                            "fallocate", "rename", "unlink", "mkdir", "rmdir", "link", "symlink", "getattr", "readdir",

@@ -35,6 +35,12 @@ import Testing
             let version = try ToolMatrix.version(of: recipe)
             #expect(!version.isEmpty, "\(recipe.tool) is not installed: run scripts/setup.sh")
         }
+        // Every pinned version is installed (scripts/tool-versions.sh) and is the version it claims to be.
+        for row in ToolMatrix.expandingVersions(recipes) {
+            guard let pinned = row.pinned else { continue }
+            let version = try ToolMatrix.version(of: row)
+            #expect(version.contains(pinned), "\(row.row) reports \(version)")
+        }
     }
 
     @Test(arguments: tested.sorted { $0.key < $1.key }.map { [$0.key, $0.value] })

@@ -1,0 +1,47 @@
+import Checks
+import Foundation
+import Workload
+
+/// The backup area's size over time, for `no-runaway`: sampled every half second while a sidecar (a continuous
+/// backup tool) runs, judged once the run is over against the writers' last acknowledged commit.
+extension ScenarioRunner {
+    static let backupSampleInterval = 0.5
+
+    /// Whether the run samples the backup area: `no-runaway` is judged, and the area is not on the store's
+    /// FaultFS volume (walking it there would be operations the fault rules and the op log see).
+    var samplesBackupArea: Bool {
+        !scenario.faults.backupsOnVolume && (scenario.invariants.isEmpty || scenario.invariants.contains("no-runaway"))
+    }
+
+    /// Called from the schedulers' loops with the sidecars' tick: one sample when one is due.
+    func sampleBackupArea() {
+        let state = sidecarState
+        guard samplesBackupArea, state.entries.contains(where: { $0.end == nil }),
+              let root = state.environment["LIFEBOAT_BACKUP_ROOT"] else { return }
+        let t = now()
+        if let last = state.backupSizes.last, t - last.t < Self.backupSampleInterval { return }
+        state.backupSizes.append(Invariants.SizeSample(t: t, bytes: Self.bytes(under: URL(fileURLWithPath: root))))
+    }
+
+    /// The bytes of every regular file under `root` (symbolic links not followed); 0 when it does not exist.
+    static func bytes(under root: URL) -> Int64 {
+        guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey, .fileSizeKey]) else { return 0 }
+        var total: Int64 = 0
+        for case let url as URL in walker {
+            guard let values = try? url.resourceValues(forKeys: [.isRegularFileKey, .fileSizeKey]), values.isRegularFile == true else { continue }
+            total += Int64(values.fileSize ?? 0)
+        }
+        return total
+    }
+
+    /// `no-runaway` over the idle window: from the last acknowledged commit to the last sidecar's end, or to the
+    /// first step that began after that commit (a step may write into the backup area itself).
+    func recordNoRunaway(transactions: [Transaction]) {
+        let state = sidecarState
+        guard samplesBackupArea, !state.backupSizes.isEmpty else { return }
+        let lastCommit = transactions.compactMap(\.ackAt).max() ?? 0
+        var end = state.entries.compactMap(\.end).max() ?? now()
+        if let step = operations.filter({ $0.action != "sidecar" && $0.start > lastCommit }).map(\.start).min() { end = min(end, step) }
+        record([Invariants.noRunaway(state.backupSizes, lastCommit: lastCommit, end: end, area: "the backup area (LIFEBOAT_BACKUP_ROOT)")])
+    }
+}
