@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A store past 1 GiB, where SQLite's lock-byte page sits (the page holding byte offset 0x40000000, which SQLite
 # never reads or writes): backups and a restore compared page by page (scripts/page-compare.py, which skips the
-# lock-byte page as SQLite does), and B13's mistake (scripts/lock-page-shift-copy.py, a page copier that drops the
+# lock-byte page as SQLite does), and B13's mistake (Scenarios/real-bugs/programs/page-copy-restore.py with LIFEBOAT_LOCK_PAGE=shift, a page copier that drops the
 # lock page and shifts every later page one slot down) shown to be caught by the same comparison and by
 # integrity_check. Too slow for CI (minutes of I/O): run by hand; docs/real-bugs-lock-page.md has the figures.
 #
@@ -37,7 +37,7 @@ echo "restore file-copy-over (from the backup-api backup): $(seconds "$lifeboat"
 echo "  $(python3 scripts/page-compare.py "$work/backup-backup-api/$name" "$work/live/$name" | tr '\n' ' ')"
 rm -rf "$work/backup-file-copy-full" "$work/live"
 
-echo "B13 mistake, lock-page-shift-copy: $(seconds python3 scripts/lock-page-shift-copy.py "$store" "$work/shifted.sqlite")"
+echo "B13 mistake, page-copy-restore.py with LIFEBOAT_LOCK_PAGE=shift: $(seconds env LIFEBOAT_LOCK_PAGE=shift python3 Scenarios/real-bugs/programs/page-copy-restore.py "$store" "$work/shifted.sqlite")"
 echo "  $(python3 scripts/page-compare.py "$store" "$work/shifted.sqlite" | tr '\n' ' ')"
 echo "  integrity_check: $(sqlite3 "$work/shifted.sqlite" 'PRAGMA integrity_check(3);' 2>&1 | tr '\n' ' ' | cut -c1-300)"
 status=0
