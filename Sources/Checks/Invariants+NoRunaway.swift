@@ -1,5 +1,8 @@
 import Foundation
 
+/// Pure checks over plain samples that more than one invariant or tool uses.
+public enum Invariants {}
+
 extension Invariants {
     /// The size of the backup area (every regular file under `LIFEBOAT_BACKUP_ROOT`) at one moment of the run.
     public struct SizeSample: Sendable, Equatable, Codable {

@@ -5,7 +5,7 @@ import Workload
 
 /// The objects of a store as the oracle compares them: identity -> state hash, per entity, read through the
 /// store layer (read-only, so checking never changes a backup).
-public struct StoreState: Sendable {
+public struct StoreState: Sendable, Codable, Equatable {
     public var notes: [UUID: String] = [:]
     public var others: [UUID: String] = [:]
     /// Identities stored more than once (the checker reports them as duplicates).

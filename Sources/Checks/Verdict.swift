@@ -11,19 +11,29 @@ public struct Verdict: Sendable, Codable, Equatable {
     /// Why it was violated, where the run can tell: for a durability finding on FaultFS, the operations the crash
     /// dropped (from the op log, `CrashLoss`) and the fsync that would have kept them. Nil otherwise.
     public var cause: String?
+    /// Whose behaviour it judges: the program under test (nil, the default) or the app's own (`Owner.app`),
+    /// which reports show apart and which fails a `pass` run only when the scenario names it (lifeboat.run/3).
+    public var owner: Owner?
 
-    public init(_ invariant: String, _ status: Status, _ summary: String, evidence: [String] = []) {
+    public init(_ invariant: String, _ status: Status, _ summary: String, evidence: [String] = [], owner: Owner? = nil) {
         self.invariant = invariant
         self.status = status
         self.summary = summary
         self.evidence = evidence
+        self.owner = owner == .program ? nil : owner
     }
+
+    /// The summary of an invariant no part of the run examined, before the judge says why.
+    public static let nothingChecked = "nothing in this run to check it on"
+
+    /// Whether it judges the app's own behaviour rather than the program's.
+    public var isAppsOwn: Bool { owner == .app }
 
     /// Folds several checks of one invariant (one per backup, say) into one verdict.
     public static func combine(_ invariant: String, _ parts: [Verdict]) -> Verdict {
         let applicable = parts.filter { $0.status != .notApplicable }
         guard !applicable.isEmpty else {
-            return Verdict(invariant, .notApplicable, parts.first?.summary ?? "nothing in this run to check it on")
+            return Verdict(invariant, .notApplicable, parts.first?.summary ?? nothingChecked)
         }
         let violated = applicable.filter { $0.status == .violated }
         if violated.isEmpty {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Checks
 import Foundation
 import Reporting
 import Runner
@@ -134,11 +135,20 @@ extension RunCommand {
         throw ExitCode(Self.incompleteExitCode)
     }
 
+    /// One run's verdicts, the program's first; then the app's own findings, apart: they are what the app itself
+    /// loses (Core Data's behaviour), not the program's doing, and fail a `pass` run only when the scenario names
+    /// them.
     static func printRun(_ result: RunResult, directory: RunDirectory) {
-        for verdict in result.verdicts where verdict.status != .notApplicable {
-            print("   \(TerminalStyle.outcome(verdict.status == .held ? "held    " : "VIOLATED", good: verdict.status == .held)) \(verdict.invariant): \(verdict.summary.prefix(150))")
+        func line(_ verdict: Verdict, violated: String) {
+            print("   \(TerminalStyle.outcome(verdict.status == .held ? "held    " : violated, good: verdict.status == .held)) \(verdict.invariant): \(verdict.summary.prefix(150))")
             if verdict.status == .violated, let first = verdict.evidence.first { print("            e.g. \(first.prefix(160))") }
             if verdict.status == .violated, let cause = verdict.cause { print("            cause: \(cause.prefix(400))") }
+        }
+        for verdict in result.verdicts where verdict.status != .notApplicable && !verdict.isAppsOwn { line(verdict, violated: "VIOLATED") }
+        let apps = result.verdicts.filter { $0.isAppsOwn && $0.status != .notApplicable }
+        if !apps.isEmpty {
+            print("   the app's own (Core Data's behaviour, not the program's; reported apart):")
+            for verdict in apps { line(verdict, violated: "APP LOSS") }
         }
         for error in result.errors { print("   run error: \(error)") }
         if let reason = result.environmentError {

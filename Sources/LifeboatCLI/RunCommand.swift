@@ -63,15 +63,8 @@ struct RunCommand: ParsableCommand {
             print("== \(scenario.name) (\(file.lastPathComponent), seed \(scenario.seed), expect \(scenario.expect))")
             let (result, directory) = try ScenarioCommandSupport.runOnce(scenario, file: file, settings: settings)
             results.append(result)
-            for verdict in result.verdicts where verdict.status != .notApplicable {
-                print("   \(TerminalStyle.outcome(verdict.status == .held ? "held    " : "VIOLATED", good: verdict.status == .held)) \(verdict.invariant): \(verdict.summary.prefix(150))")
-                if verdict.status == .violated, let first = verdict.evidence.first { print("            e.g. \(first.prefix(160))") }
-                if verdict.status == .violated, let cause = verdict.cause { print("            cause: \(cause.prefix(400))") }
-            }
-            for error in result.errors { print("   run error: \(error)") }
-            print("   \(TerminalStyle.outcome(result.expectationMet ? "AS EXPECTED" : "UNEXPECTED", good: result.expectationMet)) (expected \(result.expectation)) in \(String(format: "%.1f", result.seconds)) s — report: \(directory.url.path)/report.html")
+            Self.printRun(result, directory: directory)
             if let reason = result.environmentError {
-                print("   \(TerminalStyle.outcome("NOT RUN", good: false)) environment error: \(reason)")
                 environmentErrors.append("\(scenario.name): \(reason)")
                 continue
             }

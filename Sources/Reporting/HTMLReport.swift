@@ -8,13 +8,22 @@ public enum HTMLReport {
     /// folder that is `runs/<run-id>`); `reports/<run-id>/repro.yaml` when not given.
     public static func render(_ result: RunResult, repro: String? = nil) -> String {
         let verdictClass = result.expectationMet ? "ok" : "bad"
-        var rows = ""
+        var rows = "", appRows = ""
         for verdict in result.verdicts {
-            rows += "<tr class=\"\(verdict.status.rawValue)\"><td>\(h(verdict.invariant))</td><td>\(h(verdict.status.rawValue))</td><td>\(h(verdict.summary))</td></tr>\n"
+            let row = "<tr class=\"\(verdict.status.rawValue)\"><td>\(h(verdict.invariant))</td><td>\(h(verdict.status.rawValue))</td><td>\(h(verdict.summary))</td></tr>\n"
+            if verdict.isAppsOwn { appRows += row } else { rows += row }
         }
+        // The app's own findings (Core Data's behaviour) stand apart from the program's verdicts.
+        let apps = appRows.isEmpty ? "" : """
+            <h2>The app's own</h2>
+            <p>What the app itself loses (Core Data's behaviour), whatever the program under test does: reported apart, and not counted against it.</p>
+            <table><tr><th>invariant</th><th>verdict</th><th>summary</th></tr>
+            \(appRows)</table>
+
+            """
         var evidence = ""
-        for verdict in result.verdicts where !verdict.evidence.isEmpty {
-            evidence += "<h3>\(h(verdict.invariant))</h3>" + (verdict.cause.map { "<p class=\"cause\"><strong>Cause:</strong> \(h($0))</p>" } ?? "") + "<ul>" + verdict.evidence.map { "<li>\(h($0))</li>" }.joined() + "</ul>\n"
+        for verdict in result.verdicts.sorted(by: { !$0.isAppsOwn && $1.isAppsOwn }) where !verdict.evidence.isEmpty {
+            evidence += "<h3>\(h(verdict.invariant))\(verdict.isAppsOwn ? " (the app's own)" : "")</h3>" + (verdict.cause.map { "<p class=\"cause\"><strong>Cause:</strong> \(h($0))</p>" } ?? "") + "<ul>" + verdict.evidence.map { "<li>\(h($0))</li>" }.joined() + "</ul>\n"
         }
         var operations = ""
         for op in result.operations {
@@ -39,7 +48,7 @@ public enum HTMLReport {
         <h2>Invariants</h2>
         <table><tr><th>invariant</th><th>verdict</th><th>summary</th></tr>
         \(rows)</table>
-        <h2>Operations</h2>
+        \(apps)<h2>Operations</h2>
         <table><tr><th>operation</th><th>strategy</th><th>start (s)</th><th>end (s)</th><th>result</th><th>details</th></tr>
         \(operations)</table>
         \(CoverageTable.html(result.coverage))<h2>Evidence</h2>

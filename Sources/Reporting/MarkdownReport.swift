@@ -14,7 +14,7 @@ public enum MarkdownReport {
             "| invariant | verdict | summary |", "|---|---|---|",
         ].compactMap { $0 }
         for verdict in result.verdicts {
-            lines.append("| \(verdict.invariant) | \(verdict.status.rawValue) | \(escape(verdict.summary)) |")
+            lines.append("| \(verdict.invariant) | \(verdict.status.rawValue)\(verdict.isAppsOwn ? " (the app's own)" : "") | \(escape(verdict.summary)) |")
         }
         lines += ["", "## Operations", "", "| operation | strategy | start (s) | end (s) | result | details |", "|---|---|---|---|---|---|"]
         for op in result.operations {
@@ -27,10 +27,11 @@ public enum MarkdownReport {
             lines += ["", "## Faults", ""] + result.faults.map { "- \($0.name): fired \($0.fired) time(s); \($0.detail)" + ($0.hit.map { "; first on \($0.summary)" } ?? "") }
         }
         lines += CoverageTable.markdown(result.coverage)
-        let violated = result.verdicts.filter { $0.status == .violated }
-        if !violated.isEmpty {
-            lines += ["", "## Evidence", ""]
-            for verdict in violated {
+        let violated = result.verdicts.filter { $0.status == .violated && !$0.isAppsOwn }
+        let apps = result.verdicts.filter { $0.status == .violated && $0.isAppsOwn }
+        for (title, verdicts) in [("Evidence", violated), ("The app's own losses (Core Data's behaviour, not the program's)", apps)] where !verdicts.isEmpty {
+            lines += ["", "## \(title)", ""]
+            for verdict in verdicts {
                 lines.append("### \(verdict.invariant)")
                 if let cause = verdict.cause { lines += ["", "**Cause:** \(cause)", ""] }
                 lines += verdict.evidence.map { "- \($0)" }

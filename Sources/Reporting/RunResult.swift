@@ -4,9 +4,10 @@ import Foundation
 /// Everything a run produced, in a versioned schema: `report.json` is this, encoded; every other report is a
 /// pure function of it.
 public struct RunResult: Sendable, Codable {
-    /// 2 added `coverage` and `faults[].hit`; readers accept 1 too (both are optional).
-    public static let schemaVersion = "lifeboat.run/2"
-    public static let readableSchemas: Set<String> = ["lifeboat.run/1", "lifeboat.run/2"]
+    /// 2 added `coverage` and `faults[].hit`; 3 added `verdicts[].owner` (`app` for the app's own findings,
+    /// absent for the program's); readers accept 1 and 2 too (what was added is optional).
+    public static let schemaVersion = "lifeboat.run/3"
+    public static let readableSchemas: Set<String> = ["lifeboat.run/1", "lifeboat.run/2", "lifeboat.run/3"]
     public var schema = RunResult.schemaVersion
     public var runID: String
     public var scenario: String
@@ -57,113 +58,18 @@ public struct RunResult: Sendable, Codable {
     }
 }
 
-/// One thing that happened, at a time since the run began, by an actor (writer-1, backup-0, faultfs).
-public struct TimelineEvent: Sendable, Codable, Equatable {
-    public enum Kind: String, Sendable, Codable { case start, end, commit, fault, crash, recovery, error, note }
-    public var t: Double
-    public var actor: String
-    public var kind: Kind
-    public var detail: String
-
-    public init(t: Double, actor: String, kind: Kind, detail: String) {
-        self.t = t
-        self.actor = actor
-        self.kind = kind
-        self.detail = detail
-    }
-}
-
-public struct WriterSummary: Sendable, Codable, Equatable {
-    public var writer: Int
-    public var committed: Int
-    public var failed: Int
-    public var inFlight: Int
-    public var firstCommit: Double?
-    public var lastCommit: Double?
-    /// Commit times, for the timeline (thinned to at most a few hundred).
-    public var commitTimes: [Double]
-
-    public init(writer: Int, committed: Int, failed: Int, inFlight: Int, firstCommit: Double?, lastCommit: Double?, commitTimes: [Double]) {
-        self.writer = writer
-        self.committed = committed
-        self.failed = failed
-        self.inFlight = inFlight
-        self.firstCommit = firstCommit
-        self.lastCommit = lastCommit
-        self.commitTimes = commitTimes
-    }
-}
-
-public struct OperationSummary: Sendable, Codable, Equatable {
-    public var name: String
-    public var action: String
-    public var strategy: String
-    public var start: Double
-    public var end: Double
-    public var succeeded: Bool
-    public var store: String
-    public var details: [String: String]
-    public var error: String?
-
-    public init(name: String, action: String, strategy: String, start: Double, end: Double, succeeded: Bool, store: String,
-                details: [String: String], error: String?) {
-        self.name = name
-        self.action = action
-        self.strategy = strategy
-        self.start = start
-        self.end = end
-        self.succeeded = succeeded
-        self.store = store
-        self.details = details
-        self.error = error
-    }
-}
-
-public struct FaultSummary: Sendable, Codable, Equatable {
-    public var name: String
-    public var fired: Int
-    public var detail: String
-    /// The first call the rule fired on (lifeboat.run/2).
-    public var hit: FaultHit?
-
-    public init(name: String, fired: Int, detail: String) {
-        self.name = name
-        self.fired = fired
-        self.detail = detail
-    }
-}
-
-/// The call a fault rule first fired on: what it was, where, and which writer or step made it.
-public struct FaultHit: Sendable, Codable, Equatable {
-    public var op: String
-    public var path: String
-    /// From the op log, when the run kept one.
-    public var offset: Int64?
-    public var length: Int64?
-    /// The child that made the call ("writer-1", "backup-0"), found from the caller's pid and its ancestors.
-    public var actor: String?
-    public var pid: Int32?
-    public var command: String?
-    /// Wall-clock time of the call (seconds since 1970).
-    public var at: Double?
-
-    public init(op: String, path: String, offset: Int64? = nil, length: Int64? = nil, actor: String? = nil, pid: Int32? = nil,
-                command: String? = nil) {
-        self.op = op
-        self.path = path
-        self.offset = offset
-        self.length = length
-        self.actor = actor
-        self.pid = pid
-        self.command = command
-    }
-
-    /// "write /Library.sqlite-wal @4152 +4096 by writer-1".
-    public var summary: String {
-        var text = "\(op) \(path)"
-        if let offset { text += " @\(offset)" }
-        if let length { text += " +\(length)" }
-        text += " by \(actor ?? command.map { "pid \(pid ?? 0) (\($0))" } ?? "an unknown process")"
-        return text
+extension RunResult {
+    /// The result of a run record: the judge's verdicts and expectation with the record's facts. Every report is
+    /// a pure function of this, so a re-judged record (`lifeboat judge`) renders the same reports.
+    public static func judged(_ record: RunRecord) -> RunResult {
+        let judgement = Judge.judge(record)
+        let plan = record.plan
+        var result = RunResult(runID: record.runID, scenario: plan.scenario, scenarioFile: plan.scenarioFile, description: plan.description,
+                               seed: plan.seed, expectation: plan.expectation, expectationMet: judgement.expectationMet,
+                               startedAt: record.startedAt, seconds: record.seconds, verdicts: judgement.verdicts, events: record.events,
+                               writers: record.writers, operations: record.operations, faults: record.faults, metrics: record.metrics,
+                               errors: judgement.errors, coverage: record.coverage)
+        result.environmentError = record.environmentError
+        return result
     }
 }

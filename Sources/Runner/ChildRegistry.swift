@@ -142,6 +142,9 @@ public final class ChildRegistry: @unchecked Sendable {
         for child in chosen { child.process.signal(signal) }
     }
 
+    /// Every child the run started, in order.
+    var all: [Child] { lock.withLock { children } }
+
     /// The children still running that `filter` picks.
     func running(_ filter: (Child) -> Bool) -> [Child] {
         lock.withLock { children.filter { $0.isRunning && filter($0) } }

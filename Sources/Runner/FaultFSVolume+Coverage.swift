@@ -1,3 +1,4 @@
+import Checks
 import FaultFS
 import Foundation
 import Reporting

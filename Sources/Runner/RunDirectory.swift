@@ -17,6 +17,16 @@ public struct RunDirectory: Sendable {
         return RunDirectory(id: id, url: url)
     }
 
+    /// A run directory that exists already (to read, or to judge again).
+    public init(existing url: URL) {
+        self.init(id: url.lastPathComponent, url: url)
+    }
+
+    init(id: String, url: URL) {
+        self.id = id
+        self.url = url
+    }
+
     /// Points `root/latest` at this run (a relative symlink, replaced atomically by rename).
     public func markLatest() throws {
         let root = url.deletingLastPathComponent()

@@ -3,7 +3,7 @@ import Foundation
 import Workload
 
 /// The backup area's size over time, for `no-runaway`: sampled every half second while a sidecar (a continuous
-/// backup tool) runs, judged once the run is over against the writers' last acknowledged commit.
+/// backup tool) runs, put in the record (`BackupAreaRecord`) and judged against the writers' last commit.
 extension ScenarioRunner {
     static let backupSampleInterval = 0.5
 
@@ -32,16 +32,5 @@ extension ScenarioRunner {
             total += Int64(values.fileSize ?? 0)
         }
         return total
-    }
-
-    /// `no-runaway` over the idle window: from the last acknowledged commit to the last sidecar's end, or to the
-    /// first step that began after that commit (a step may write into the backup area itself).
-    func recordNoRunaway(transactions: [Transaction]) {
-        let state = sidecarState
-        guard samplesBackupArea, !state.backupSizes.isEmpty else { return }
-        let lastCommit = transactions.compactMap(\.ackAt).max() ?? 0
-        var end = state.entries.compactMap(\.end).max() ?? now()
-        if let step = operations.filter({ $0.action != "sidecar" && $0.start > lastCommit }).map(\.start).min() { end = min(end, step) }
-        record([Invariants.noRunaway(state.backupSizes, lastCommit: lastCommit, end: end, area: "the backup area (LIFEBOAT_BACKUP_ROOT)")])
     }
 }

@@ -1,4 +1,5 @@
 import Checks
+import StoreCheck
 import FaultFS
 import Foundation
 import StoreModel
@@ -12,36 +13,68 @@ extension ScenarioRunner {
             return
         }
         loss.clockOffset = crashAt - loss.crash.t
-        crashLoss = (loss, volume.directory)
+        crashLoss = (loss, volume.directory, log)
     }
 
-    /// The violated verdicts among `verdicts` with their cause: the operations on `files` (a store's database, its
-    /// companions and support folder) that the last crash dropped, each with who made it and the fsync that never
-    /// came, and what that did to the store (`CrashLoss`). Verdicts are returned unchanged where there is no op
-    /// log or the crash dropped nothing there (the loss is then elsewhere: the sentence would mislead).
-    func withCause(_ verdicts: [Verdict], store: URL, what: String) -> [Verdict] {
-        guard verdicts.contains(where: { $0.status == .violated }), let crashLoss,
-              let cause = cause(of: crashLoss.loss, store: store, root: crashLoss.root, what: what) else { return verdicts }
-        return verdicts.map { verdict in
-            var verdict = verdict
-            if verdict.status == .violated { verdict.cause = cause }
-            return verdict
+    /// For `app-durable` and `blobs-carried`: each external data file the store names but lacks after the crash,
+    /// with the operation that took it, from the whole op log: a create or rename into place that the crash
+    /// dropped, or an unlink that happened (Core Data deletes an updated attachment's old file inside the save,
+    /// before the commit that stops naming it). Files no operation explains are left out.
+    func missingExternalFileFates(_ report: CheckReport?) -> [String: LossRecord.Operation] {
+        let names = Set((report?.violations ?? []).filter { $0.kind == .missingExternalFile }.compactMap(\.externalFileName))
+        guard !names.isEmpty, let crashLoss, let records = try? OpLog.read(crashLoss.log) else { return [:] }
+        let dropped = Set(crashLoss.loss.dropped.map(\.seq))
+        let crashSeq = crashLoss.loss.crash.seq
+        var fates: [String: LossRecord.Operation] = [:]
+        for name in names {
+            let suffix = "/_EXTERNAL_DATA/" + name
+            let mine = records.filter { (record: OpRecord) -> Bool in
+                guard record.seq < crashSeq, record.result >= 0 else { return false }
+                return (record.path ?? "").hasSuffix(suffix) || (record.path2 ?? "").hasSuffix(suffix)
+            }
+            let entries: Set<String> = ["create", "rename", "link"]
+            let dropping = mine.last { (record: OpRecord) in dropped.contains(record.seq) && entries.contains(record.op) }
+            let taken = dropping ?? mine.last { (record: OpRecord) in record.op == "unlink" && (record.path ?? "").hasSuffix(suffix) }
+            guard let taken else { continue }
+            let actor = actor(of: taken, loss: crashLoss.loss)
+            fates[name] = LossRecord.Operation(what: CrashLoss.describe(taken), path: taken.path ?? "", actor: actor,
+                                               kind: actor.map { ActorKind.of(actor: $0) } ?? .unknown,
+                                               barrier: dropped.contains(taken.seq) ? "never" : "deleted")
         }
+        return fates
     }
 
-    func cause(of loss: CrashLoss, store: URL, root: URL, what: String) -> String? {
-        let root = root.standardizedFileURL.path
+    /// What the last crash dropped of a store's files (its database, companions and support folder; a backup's
+    /// whole folder): each operation with who made it and the fsync that never came, and the sentence a
+    /// finding quotes (`CrashLoss`). Nil where there is no op log or the crash dropped nothing there (the loss is
+    /// then elsewhere: a sentence would mislead).
+    func lossRecord(store: URL, what: String) -> LossRecord? {
+        guard let crashLoss else { return nil }
+        let (loss, root) = (crashLoss.loss, crashLoss.root.standardizedFileURL.path)
         let database = store.standardizedFileURL.path
         guard database.hasPrefix(root + "/") else { return nil }
         let relative = String(database.dropFirst(root.count))
         let name = (relative as NSString).lastPathComponent
         let directory = (relative as NSString).deletingLastPathComponent
-        let support = directory + "/." + (name as NSString).deletingPathExtension + "_SUPPORT/"
+        // `/Library.sqlite` at the volume's root: its folder is `/`, its support folder `/.Library_SUPPORT/`.
+        let support = (directory as NSString).appendingPathComponent("." + (name as NSString).deletingPathExtension + "_SUPPORT") + "/"
         // A backup's whole folder is its own (its temporary names too); a live store shares its folder.
         let prefixes = what == "the backup" ? [directory + "/"] : [relative, support]
         // The -shm is rebuilt from the -wal on the next open: what a crash did to it explains nothing.
         let lost = loss.lost(under: prefixes).filter { !($0.path ?? "").hasSuffix("-shm") && !($0.path2 ?? "").hasSuffix("-shm") }
         guard !lost.isEmpty else { return nil }
+        let operations = lost.map { r -> LossRecord.Operation in
+            let actor = actor(of: r, loss: loss)
+            let barrier = loss.missingBarrier(for: r)
+            let kind = barrier.contains("made nothing durable") ? "lied" : barrier.contains("that failed") ? "failed" : "never"
+            return LossRecord.Operation(what: CrashLoss.describe(r), path: r.path ?? "", actor: actor,
+                                        kind: actor.map { ActorKind.of(actor: $0) } ?? .unknown, barrier: kind)
+        }
+        return LossRecord(operations: operations, cause: cause(of: loss, lost: lost, store: store, relative: relative, what: what))
+    }
+
+    /// The finding's sentence: the most telling lost operations, the crash, and what that did to the store.
+    func cause(of loss: CrashLoss, lost: [OpRecord], store: URL, relative: String, what: String) -> String {
         // Most telling first: name changes of the database itself, other name changes, then data.
         func rank(_ r: OpRecord) -> Int {
             let entry = CrashLoss.isEntryOperation(r.op)

@@ -2,14 +2,14 @@ import Checks
 import Foundation
 
 extension ScenarioRunner {
-    /// `connections-agree`: after a restore, every writer and reader that kept its connection open across it
+    /// For `connections-agree`: after a restore, every writer and reader that kept its connection open across it
     /// must be using the restored store. A restore that swaps in a new file (rename over, delete and re-create)
     /// leaves an open connection on the old inode: that process goes on reading and writing a store nobody will
     /// open again, while the others see the new one. Seen from outside through /proc/<pid>/fd: each open file of
     /// the store (main file, -wal, -shm) is compared, by device and inode, with what the path names now.
-    func checkConnectionsAgree(live: URL, children: ChildRegistry, label: String) {
+    func measureConnections(live: URL, children: ChildRegistry) -> ConnectionsMeasurement? {
         let kept = children.running { $0.name.hasPrefix("writer-") || $0.name.hasPrefix("reader-") }
-        guard !kept.isEmpty else { return }
+        guard !kept.isEmpty else { return nil }
         let paths = [live.path, live.path + "-wal", live.path + "-shm"]
         var current: [String: (dev: UInt64, ino: UInt64)] = [:]
         for path in paths {
@@ -37,12 +37,6 @@ extension ScenarioRunner {
             }
             if mine.isEmpty { agreeing.append(child.name) } else { stale.append("\(child.name) holds the old store: " + mine.joined(separator: "; ")) }
         }
-        if stale.isEmpty {
-            record([Verdict("connections-agree", .held, "\(label): \(agreeing.joined(separator: ", ")) see the restored store")])
-        } else {
-            let others = agreeing.isEmpty ? "" : "; \(agreeing.joined(separator: ", ")) see the restored one"
-            record([Verdict("connections-agree", .violated, "\(label): connections split across the restore\(others)",
-                            evidence: stale.map { "\(label): \($0)" })])
-        }
+        return ConnectionsMeasurement(agreeing: agreeing, stale: stale)
     }
 }

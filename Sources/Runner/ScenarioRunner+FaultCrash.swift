@@ -26,22 +26,4 @@ extension ScenarioRunner {
                           reason: "right after the call a crash rule fired on" + (hit.map { " (\($0.summary))" } ?? ""))
         return true
     }
-
-    /// Between the freeze and the crash every call fails with EIO, and a writer sees its transaction fail where a
-    /// real power cut would have left it without an answer. So after a crash rule: a writer's transaction that
-    /// failed after its last commit before the freeze was in flight at the crash, and transactions begun after
-    /// the freeze never reached the disk at all (dropped). Failures before that (other rules) stay failures.
-    func withoutFreezeArtifacts(_ transactions: [Transaction]) -> [Transaction] {
-        guard crashedByRule, let frozenAt else { return transactions }
-        let lastAck = Dictionary(grouping: transactions.filter { ($0.ackAt ?? .infinity) <= frozenAt }, by: \.writer)
-            .mapValues { $0.compactMap(\.ackAt).max() ?? -.infinity }
-        return transactions.compactMap { transaction in
-            guard transaction.outcome == .failed, transaction.intentAt > lastAck[transaction.writer, default: -.infinity] else { return transaction }
-            if transaction.intentAt > frozenAt { return nil }
-            var inFlight = transaction
-            inFlight.outcome = .inFlight
-            inFlight.error = nil
-            return inFlight
-        }
-    }
 }

@@ -102,10 +102,4 @@ extension ScenarioRunner {
         }
         try startWriters(round: number, live: context.live, history: history, scratch: context.scratch, children: context.children)
     }
-
-    /// The oracle of every round, from all the histories of the run.
-    func roundOracles(_ transactions: [Transaction]) -> [Oracle] {
-        let all = Oracle(transactions: transactions, initial: initial)
-        return (rounds.isEmpty ? [currentRound] : rounds).map { all.round($0.number, base: $0.base) }
-    }
 }

@@ -22,7 +22,7 @@ extension ScenarioRunner {
         scopedFaults.volume = faultFS
         children.onStart = { [unowned self] child in
             // After the crash the volume is what recovery left: nothing more is injected.
-            guard self.crash == nil else { return }
+            guard self.record.crash == nil else { return }
             do { try self.armScopedFaults(for: child, volume: faultFS) } catch {
                 self.errors.append("arming a scoped fault rule for \(child.name): \(error)")
             }

@@ -45,7 +45,7 @@ extension ScenarioRunner {
         let state = sidecarState
         let t = now()
         for (position, entry) in state.entries.enumerated() where entry.end == nil && Self.hasExited(entry.child) {
-            endSidecar(position, ending: Self.ending(of: entry.child, crashed: crash != nil))
+            endSidecar(position, ending: Self.ending(of: entry.child, crashed: record.crash != nil))
             if let reason = Self.environmentFailure(of: entry.child) { throw RunError.environment("sidecar \(entry.sidecar.name): \(reason)") }
         }
         var waiting: [Scenario.Sidecar] = []
@@ -56,7 +56,7 @@ extension ScenarioRunner {
             case .atSeconds(let at): due = t >= at
             }
             // A sidecar due after the crash is not started: the power is off for the rest of the writers' time.
-            guard due, crash == nil else {
+            guard due, record.crash == nil else {
                 waiting.append(sidecar)
                 continue
             }
@@ -90,7 +90,7 @@ extension ScenarioRunner {
     func stopSidecars() {
         let state = sidecarState
         for (position, entry) in state.entries.enumerated() where entry.end == nil {
-            if !Self.hasExited(entry.child) { stopSidecar(position) } else { endSidecar(position, ending: Self.ending(of: entry.child, crashed: crash != nil)) }
+            if !Self.hasExited(entry.child) { stopSidecar(position) } else { endSidecar(position, ending: Self.ending(of: entry.child, crashed: record.crash != nil)) }
         }
         for sidecar in state.pending {
             errors.append("sidecar \(sidecar.name) never started (start: \(sidecar.start); the run ended first)")

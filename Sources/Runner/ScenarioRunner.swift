@@ -46,13 +46,11 @@ public final class ScenarioRunner {
     var epoch = Date().timeIntervalSince1970
     var events: [TimelineEvent] = []
     var operations: [OperationSummary] = []
-    var verdictParts: [String: [Verdict]] = [:]
+    /// What the run observed and measured: the judge's only input (Checks/Record).
+    var record: RunRecord
     var errors: [String] = []
     var log: [String] = []
     var faultSummaries: [FaultSummary] = []
-    /// Every backup that finished, with the round of writers it was taken in (what the oracle holds it to).
-    var backups: [(name: String, index: Int, store: URL, start: Double, end: Double, state: StoreState?, round: Int)] = []
-    var crash: (at: Double, description: String, state: StoreState?)?
     /// The rounds of writers (ScenarioRunner+Rounds.swift): one, or one more after each restore with
     /// `writers.after_restore: continue`; each holds the live store as the restore that ended it found it.
     var rounds: [WriterRoundState] = []
@@ -60,7 +58,7 @@ public final class ScenarioRunner {
     var writerChildren: [ChildRegistry.Child] = []
     /// What the last crash on a FaultFS volume dropped, from its op log, and the volume's root: the causes of
     /// durability findings (ScenarioRunner+Causes).
-    var crashLoss: (loss: CrashLoss, root: URL)?
+    var crashLoss: (loss: CrashLoss, root: URL, log: URL)?
     var initial: [UUID: String] = [:]
     var liveAtStart = StoreState()
     /// Children of the run, for naming the process behind a fault; coverage read before the unmount; whether a
@@ -88,6 +86,7 @@ public final class ScenarioRunner {
         self.settings = settings
         executable = try LifeboatExecutable.locate()
         timeline = Timeline(scenario)
+        record = RunRecord(plan: Self.judgingPlan(scenario, file: file))
     }
 
     func now() -> Double { Date().timeIntervalSince1970 - epoch }
@@ -97,10 +96,6 @@ public final class ScenarioRunner {
         let line = String(format: "%8.3f  %@  %@", now(), actor, detail)
         log.append(line)
         settings.progress?(line)
-    }
-
-    func record(_ verdicts: [Verdict]) {
-        for verdict in verdicts { verdictParts[verdict.invariant, default: []].append(verdict) }
     }
 
     /// Runs the scenario and writes its reports; returns the result.
@@ -144,8 +139,9 @@ public final class ScenarioRunner {
         stopSidecars()
         coverage = try? (volume as? FaultFSVolume)?.runCoverage()
         children.killAll()
-        let result = finish(history: history, live: live, runID: runDirectory.id, startedAt: startedAt)
-        try RunReports.write(result, scenario: scenario, log: log, to: runDirectory)
+        completeRecord(history: history, live: live, runID: runDirectory.id, startedAt: startedAt)
+        let result = RunResult.judged(record)
+        try RunReports.write(result, record: record, scenario: scenario, log: log, to: runDirectory)
         copySidecarLogs(to: runDirectory)
         try runDirectory.markLatest()
         return (result, runDirectory)
@@ -251,12 +247,15 @@ public final class ScenarioRunner {
     /// The live store's metadata for `metadata-preserved`. A fresh store has none at the start (its first writer
     /// makes it), so it is read, from a private copy, the first time a backup needs it; its objects stay out of
     /// `liveAtStart`, which holds the store's initial objects.
-    func liveMetadata(_ live: URL) -> StoreState {
+    func measureLiveMetadata(_ live: URL) {
         if scenario.store.fresh, liveAtStart.versionHashes.isEmpty, let made = try? StoreState.read(live) {
             liveAtStart.versionHashes = made.versionHashes
             liveAtStart.storeUUID = made.storeUUID
         }
-        return liveAtStart
+        var metadata = StoreState()
+        metadata.versionHashes = liveAtStart.versionHashes
+        metadata.storeUUID = liveAtStart.storeUUID
+        record.liveMetadata = metadata
     }
 
     func recordFaults(_ armed: [String: Int], volume: any StoreVolume) {

@@ -47,7 +47,7 @@ public struct HistoryOp: Sendable, Codable, Equatable {
 }
 
 /// A transaction as the oracle sees it, assembled from its records.
-public struct Transaction: Sendable, Equatable {
+public struct Transaction: Sendable, Equatable, Codable {
     public enum Outcome: String, Sendable, Codable { case committed, failed, inFlight = "in-flight" }
     public var writer: Int
     public var seq: Int

@@ -25,6 +25,7 @@ final class CloudRunState {
     var zone: URL?
     /// The last sync's store, for `cloud-consistent` once the run is over.
     var lastSync: (name: String, store: URL)?
+
 }
 
 extension ScenarioRunner {
@@ -73,40 +74,36 @@ extension ScenarioRunner {
             if let inner = object["details"] as? [String: String] { details = inner } else { for (key, value) in object { details[key] = "\(value)" } }
         }
         let label = "\(name) (\(step.strategy))"
+        let retryLog = ((try? String(contentsOf: zone.logFile, encoding: .utf8)) ?? "").split(separator: "\n").suffix(4).map { "\(label): mirror log: \($0)" }
+        if isMove, !succeeded {
+            // `relocation-completes`' evidence: what the mover said last, and the mirror's retries.
+            details["failure"] = (["\(label): \(lastLine.trimmingCharacters(in: .whitespaces).prefix(400))"] + retryLog).joined(separator: "\n")
+        }
         operations.append(OperationSummary(name: name, action: step.action.rawValue, strategy: step.strategy, start: start, end: end,
                                            succeeded: succeeded, store: target.path, details: details,
                                            error: succeeded ? nil : OutputExcerpt.headAndTail(output, limit: 1600)))
         note(name, .end, succeeded ? "done" : "failed: \(lastLine)")
-        let retryLog = ((try? String(contentsOf: zone.logFile, encoding: .utf8)) ?? "").split(separator: "\n").suffix(4).map { "\(label): mirror log: \($0)" }
         if isMove {
-            if succeeded {
-                cloudState.live = target
-                let leftovers = details["leftovers"].flatMap { $0.isEmpty ? nil : $0 }
-                record([Verdict("relocation-completes", .held, "\(label) finished in \(String(format: "%.2f", end - start)) s",
-                                evidence: leftovers.map { ["\(label): left behind beside the old store: \($0)"] } ?? [])])
-            } else {
-                record([Verdict("relocation-completes", .violated, "\(label) did not finish",
-                                evidence: ["\(label): \(lastLine.trimmingCharacters(in: .whitespaces).prefix(400))"] + retryLog)])
-            }
+            if succeeded { cloudState.live = target }
         } else {
             guard succeeded else {
                 errors.append("\(label): the sync did not complete: \(lastLine.prefix(400))")
                 return
             }
             cloudState.lastSync = (name, current)
-            record(Invariants.storeChecks(current, label: "store after \(label)").filter { $0.invariant == "no-duplicates" })
-            record([Invariants.zoneNoDuplicates(zone, label: "zone after \(label)")])
+            record.cloud.syncs.append(SyncMeasurement(label: label, store: Measure.store(current, label: "store after \(label)", state: false),
+                                                      zone: Measured.of { try zone.records() }))
         }
     }
 
-    /// `cloud-consistent` on the store and the zone after the run's last sync, with the objects whose delete was
+    /// For `cloud-consistent`: the store and the zone after the run's last sync, with the objects whose delete was
     /// acknowledged before the restored backup began (and never re-inserted): absent from that backup, they must
     /// not come back through the sync.
-    func recordCloudVerdicts(history: URL) {
+    func measureCloud(history: URL) {
         guard let last = cloudState.lastSync, let zoneURL = cloudState.zone else { return }
         var deleted = Set<UUID>()
         if let restore = operations.first(where: { $0.action == "restore" }),
-           let restoreStart = backups.last(where: { $0.end <= restore.start })?.start {
+           let restoreStart = record.steps.last(where: { $0.backup != nil && $0.end <= restore.start })?.start {
             let transactions = HistoryReader.transactions(in: history).filter { $0.outcome == .committed }
             var inserted: [UUID: Double] = [:]
             for tx in transactions { for op in tx.ops where op.op == "insert" { inserted[op.id] = max(inserted[op.id] ?? 0, tx.ackAt ?? 0) } }
@@ -114,6 +111,7 @@ extension ScenarioRunner {
                 for op in tx.ops where op.op == "delete" && (inserted[op.id] ?? 0) <= (tx.ackAt ?? 0) { deleted.insert(op.id) }
             }
         }
-        record([Invariants.cloudConsistent(last.store, zone: CloudKitZone(zoneURL), deleted: deleted, label: "after \(last.name), the last sync")])
+        record.cloud.finalLabel = "after \(last.name), the last sync"
+        record.cloud.final = Measure.cloud(last.store, zone: CloudKitZone(zoneURL), deleted: deleted)
     }
 }

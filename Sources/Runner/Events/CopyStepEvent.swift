@@ -1,4 +1,5 @@
 import Checks
+import StoreCheck
 import ChildProcesses
 import Foundation
 import Reporting
@@ -44,19 +45,20 @@ extension ScenarioRunner {
         var arguments: [String]
         let target: URL
         /// The backup a restore copies from (the last one whose files exist).
-        var backupSource: (store: URL, state: StoreState?)?
+        var backupSource: (name: String, store: URL)?
         switch step.action {
         case .restore:
-            guard let last = backups.last(where: { FileManager.default.fileExists(atPath: $0.store.path) }) else {
+            guard let last = record.steps.last(where: { $0.backup.map { FileManager.default.fileExists(atPath: $0.store.path) } ?? false }),
+                  let path = last.backup?.store.path else {
                 errors.append("\(name): no backup to restore from")
                 return
             }
             if scenario.readers?.acrossRestore != "keep" { stopReaders(children: children) }
             if scenario.writers.acrossRestore == "stop" { children.killAll { $0.name.hasPrefix("writer-") } }
             readLiveBeforeRestore(live)
-            backupSource = (last.store, last.state)
+            backupSource = (last.name, URL(fileURLWithPath: path))
             target = live
-            arguments = ["restore", "--strategy", step.strategy, last.store.path, live.path]
+            arguments = ["restore", "--strategy", step.strategy, path, live.path]
         default:
             let base = scenario.faults.backupsOnVolume ? volume.directory : scratch
             let directory = base.appendingPathComponent("backups/\(index)" + (step.destination == "reuse" ? "" : "-\(round + 1)"))
@@ -150,50 +152,45 @@ extension ScenarioRunner {
         note(name, .end, succeeded ? "done" : "failed: \(summary.error ?? "")")
         // Its program never ran: an environment error of the run, never a finding about the program.
         if let environmentFailure { throw RunError.environment("\(name) (\(step.strategy)): \(environmentFailure)") }
+        var stepRecord = StepRecord(name: name, index: index, action: step.action == .restore ? .restore : .backup, strategy: step.strategy,
+                                    start: start, end: end, round: currentRound.number, succeeded: succeeded, interrupted: interrupted,
+                                    error: succeeded ? nil : summary.error)
         if step.action == .restore {
             let label = "\(name) (\(step.strategy))"
-            if succeeded { checkConnectionsAgree(live: live, children: children, label: label) }
-            record(Invariants.storeChecks(live, label: "live store after \(label)"))
-            if interrupted {
-                record([Invariants.interruptedRestoreAllOrNothing(live, before: liveBeforeRestore, backup: backupSource?.state, label: label)])
-            }
-            guard succeeded, let backupSource else {
+            var restore = RestoreMeasurement(source: backupSource?.name ?? "", live: Measure.store(live, label: "live store after \(label)",
+                                                                                                  state: interrupted || step.atTime != nil))
+            if succeeded { restore.connections = measureConnections(live: live, children: children) }
+            guard succeeded else {
+                stepRecord.restore = restore
+                record.steps.append(stepRecord)
                 if let deferredCrash { try simulateCrash(deferredCrash.plan, children: children, volume: volume, live: live, reason: deferredCrash.reason) }
                 return
             }
             if let at = step.atTime {
                 // Restored to a moment, not to the backup: held to the writers' histories as they stood then.
-                // The round running at that moment: its writers' histories on top of the store it began from.
-                let rounds = roundOracles(HistoryReader.transactions(in: scratch.appendingPathComponent("history")))
-                let oracle = rounds[min(roundNumber(at: at), rounds.count - 1)]
-                do { record([Invariants.restoreAtTime(try StoreState.read(live), oracle: oracle, at: at, label: label)]) } catch {
-                    record([Verdict("restore-at-time", .violated, "\(label): the restored store cannot be read", evidence: ["\(label): \(error)"])])
-                }
-            } else {
-                record([Invariants.restoreEqualsBackup(live, backup: backupSource.store, label: label)])
+                restore.atTime = at
+            } else if let backupSource {
+                restore.comparison = Measured.of { try StoreComparison.compare(live, against: backupSource.store) }
             }
-            if let deferredCrash {
+            if let deferredCrash, let backupSource {
                 try simulateCrash(deferredCrash.plan, children: children, volume: volume, live: live, reason: deferredCrash.reason)
-                record(withCause([Invariants.restoreDurable(live, backup: backupSource.store, crash: deferredCrash.reason, label: label)],
-                                 store: live, what: "the restored store"))
+                restore.afterCrash = RestoreAfterCrash(crash: deferredCrash.reason,
+                                                       comparison: Measured.of { try StoreComparison.compare(live, against: backupSource.store) },
+                                                       loss: lossRecord(store: live, what: "the restored store"))
             }
             let model = scenario.appModel == "library-v2" ? ManagedObjectModel.libraryV2
                 : scenario.store.inheritance ? .libraryWithInheritance : .library
-            let backupObjects = backupSource.state.map { $0.notes.count + $0.others.count } ?? 0
-            record([Invariants.restoreOpens(live, model: model, lightweight: scenario.lightweightMigration, backupObjects: backupObjects, label: label)])
+            restore.open = Measure.open(live, model: model, lightweight: scenario.lightweightMigration)
+            stepRecord.restore = restore
+            record.steps.append(stepRecord)
         } else {
             if succeeded {
-                let state = try? StoreState.read(target)
-                if let state, let position = operations.indices.last { operations[position].details["stateDigest"] = state.digest }
-                backups.append((name, index, target, start, end, state, currentRound.number))
-                record([Verdict("backup-completes", .held, "\(name) (\(step.strategy)) finished in \(String(format: "%.2f", end - start)) s")])
-                record(Invariants.storeChecks(target, label: "\(name) (\(step.strategy))"))
-                if let state { record([Invariants.metadataPreserved(state, live: liveMetadata(live), label: "\(name) (\(step.strategy))")]) }
-                else { record([Verdict("integrity", .violated, "\(name) (\(step.strategy)): the backup cannot be opened as a store")]) }
-            } else if !interrupted {
-                record([Verdict("backup-completes", .violated, "\(name) (\(step.strategy)) failed",
-                                evidence: ["\(name): \((summary.error ?? "").trimmingCharacters(in: .whitespacesAndNewlines))"])])
+                let store = Measure.store(target, label: "\(name) (\(step.strategy))", state: true)
+                if let state = store.state?.value, let position = operations.indices.last { operations[position].details["stateDigest"] = state.digest }
+                stepRecord.backup = BackupMeasurement(store: store, onVolume: target.standardizedFileURL.path.hasPrefix(volume.directory.standardizedFileURL.path + "/"))
+                measureLiveMetadata(live)
             }
+            record.steps.append(stepRecord)
             if let deferredCrash {
                 try simulateCrash(deferredCrash.plan, children: children, volume: volume, live: live, reason: deferredCrash.reason)
             }

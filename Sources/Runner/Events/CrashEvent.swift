@@ -19,33 +19,24 @@ struct CrashEvent: RunEventKind {
 }
 
 extension ScenarioRunner {
-    /// `backup-durable`: every backup on the crashed volume that had reported success must read back as it was
-    /// before the crash. A backup tool that never syncs its files (or the directories they were created in)
-    /// leaves a backup that a power failure right after "done" takes away.
-    func checkBackupsSurvived(volume: any StoreVolume, crash: String) {
+    /// For `backup-durable`: every backup on the crashed volume that had reported success, read back as the crash
+    /// left it (as its owner would open it next, on a private copy), with what the crash dropped under it.
+    func measureBackupsAfterCrash(volume: any StoreVolume, crash: String) {
         let root = volume.directory.standardizedFileURL.path + "/"
-        for backup in backups where backup.store.standardizedFileURL.path.hasPrefix(root) {
-            let label = "\(backup.name) (\(scenario.schedule[backup.index].strategy))"
-            guard let before = backup.state else { continue }
+        for position in record.steps.indices {
+            guard let backup = record.steps[position].backup, backup.store.state?.value != nil,
+                  URL(fileURLWithPath: backup.store.path).standardizedFileURL.path.hasPrefix(root) else { continue }
+            let url = URL(fileURLWithPath: backup.store.path)
+            var after = BackupAfterCrash(crash: crash, state: nil, missing: false, error: nil, loss: nil)
             do {
-                // Read as its owner would open it next (SQLite rolls back a hot journal or replays the WAL first),
-                // on a private copy: the check leaves the backup as the crash left it.
-                let after = try StoreState.read(backup.store)
-                if after.digest == before.digest, after.missingBlobs.isSubset(of: before.missingBlobs) {
-                    record([Verdict("backup-durable", .held, "\(label): reads back whole after the crash")])
-                } else {
-                    let lost = before.notes.keys.filter { after.notes[$0] == nil }.count + before.others.keys.filter { after.others[$0] == nil }.count
-                    record(withCause([Verdict("backup-durable", .violated, "\(label): changed by the crash after it reported success",
-                                              evidence: ["\(label): \(lost) object(s) gone, \(after.missingBlobs.count) external data file(s) missing after \(crash)"])],
-                                     store: backup.store, what: "the backup"))
-                }
+                after.state = try StoreState.read(url)
             } catch StoreError.missingStore {
-                record(withCause([Verdict("backup-durable", .violated, "\(label): missing after the crash",
-                                          evidence: ["\(label): no file at \(backup.store.path) after \(crash)"])], store: backup.store, what: "the backup"))
+                after.missing = true
             } catch {
-                record(withCause([Verdict("backup-durable", .violated, "\(label): unreadable after the crash", evidence: ["\(label): \(error) after \(crash)"])],
-                                 store: backup.store, what: "the backup"))
+                after.error = "\(error)"
             }
+            after.loss = lossRecord(store: url, what: "the backup")
+            record.steps[position].backup?.afterCrash = after
         }
     }
 
@@ -58,16 +49,17 @@ extension ScenarioRunner {
         readCrashLoss(volume: volume, crashAt: at)
         let description = "crash (\(plan.mode)) \(reason): \(dropped)"
         note("faultfs", .crash, description)
-        checkBackupsSurvived(volume: volume, crash: description)
+        measureBackupsAfterCrash(volume: volume, crash: description)
         // The live store is judged after a crash unless a restore of the current round came first.
         if liveBeforeRestore == nil, operations.allSatisfy({ $0.action != "restore" || $0.start < currentRound.start }) {
             // Recovery as SQLite performs it for the next reader: the WAL is read (or ignored when torn) without
             // a checkpoint, so the files stay as the crash left them for whatever the schedule does next.
             note("runner", .recovery, "store read back from a recovered private copy (the volume keeps the files as the crash left them)")
-            crash = (at, description, try? StoreState.read(live))
-            record(Invariants.storeChecks(live, label: "live store after the crash"))
+            let measured = Measure.store(live, label: "live store after the crash", state: true)
+            record.crash = CrashRecord(at: at, description: description, live: measured, liveLoss: lossRecord(store: live, what: "the live store"))
+            record.crash?.missingExternalFiles = missingExternalFileFates(measured.checks.value)
         } else {
-            crash = (at, description, nil)
+            record.crash = CrashRecord(at: at, description: description, live: nil, liveLoss: nil)
         }
     }
 }

@@ -37,7 +37,7 @@ struct SidecarActionEvent: RunEventKind {
             let stillRunning = state.entries.contains { $0.sidecar.name == name && $0.end == nil }
             if stillRunning {
                 runner.note("sidecar-\(name)", .note, "\(who) start: already running")
-            } else if runner.crash != nil {
+            } else if runner.record.crash != nil {
                 runner.note("sidecar-\(name)", .note, "\(who) start: not started after the crash")
             } else {
                 state.pending.removeAll { $0.name == name }

@@ -1,3 +1,4 @@
+import Checks
 import ChildProcesses
 import Foundation
 import Reporting

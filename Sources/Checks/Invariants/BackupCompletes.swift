@@ -1,0 +1,21 @@
+import Foundation
+
+/// `backup-completes`: every backup step the crash did not cut short reports success.
+struct BackupCompletes: Invariant {
+    let name = "backup-completes"
+
+    func check(_ run: JudgedRun) -> [Verdict] {
+        run.backups.compactMap { step in
+            if step.succeeded {
+                return Verdict(name, .held, "\(step.label) finished in \(String(format: "%.2f", step.end - step.start)) s")
+            }
+            if step.interrupted { return nil }
+            return Verdict(name, .violated, "\(step.label) failed",
+                           evidence: ["\(step.name): \((step.error ?? "").trimmingCharacters(in: .whitespacesAndNewlines))"])
+        }
+    }
+
+    func notExercised(_ run: JudgedRun) -> String {
+        run.backups.isEmpty ? "no backup in this run" : "every backup was cut short by the crash"
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import StoreModel
+
+/// `cloud-consistent` after the run's last sync (docs/cloudkit.md): every local object is exactly one record with
+/// its values and every record exactly one local object; nothing is left waiting to upload; and no object
+/// deleted before the restored backup was taken (its delete acknowledged before the backup began, never inserted
+/// again) is back.
+struct CloudConsistent: Invariant {
+    let name = "cloud-consistent"
+
+    func check(_ run: JudgedRun) -> [Verdict] {
+        guard let final = run.record.cloud.final else { return [] }
+        let label = run.record.cloud.finalLabel ?? "after the last sync"
+        guard let input = final.value else {
+            return [Verdict(name, .violated, "\(label): the store or the zone cannot be read", evidence: ["\(label): \(final.error ?? "?")"])]
+        }
+        return [Self.verdict(input, label: label)]
+    }
+
+    static func verdict(_ input: CloudConsistencyInput, label: String) -> Verdict {
+        let records = input.records
+        var evidence: [String] = []
+        let recordsByName = Dictionary(records.map { ($0.recordName, $0) }, uniquingKeysWith: { first, _ in first })
+        var metadataByObject: [String: CloudKitMirroring.RecordMetadata] = [:]
+        var metadataByRecord: [String: [CloudKitMirroring.RecordMetadata]] = [:]
+        for row in input.metadata {
+            metadataByObject["\(row.entityID)/\(row.entityPK)"] = row
+            metadataByRecord[row.recordName, default: []].append(row)
+        }
+        let objectsByKey = Dictionary(input.objects.map { ("\($0.number)/\($0.key)", $0) }, uniquingKeysWith: { first, _ in first })
+        var unexported = 0, waiting = 0, stale = 0
+        for local in input.objects {
+            let name = "\(local.entity) \(local.object.id.uuidString) (Z_PK \(local.key))"
+            guard let row = metadataByObject["\(local.number)/\(local.key)"] else {
+                unexported += 1
+                if unexported <= 5 { evidence.append("\(label): \(name) has no record metadata: never uploaded") }
+                continue
+            }
+            if row.needsUpload || row.needsCloudDelete {
+                waiting += 1
+                if waiting <= 5 { evidence.append("\(label): \(name) still waits to upload after the final sync (ZNEEDSUPLOAD \(row.needsUpload ? 1 : 0), ZNEEDSCLOUDDELETE \(row.needsCloudDelete ? 1 : 0))") }
+            }
+            guard let record = recordsByName[row.recordName] else {
+                evidence.append("\(label): \(name) maps to record \(row.recordName), which the zone does not have")
+                continue
+            }
+            // Many-to-many links travel as records of their own in CloudKit (CDMR), which this model leaves out:
+            // a record is compared on its attributes and to-one relationships.
+            var mine = local.object, theirs = record.object
+            mine.toMany = [:]
+            theirs.toMany = [:]
+            if mine != theirs {
+                stale += 1
+                if stale <= 5 { evidence.append("\(label): \(name) differs from its record \(row.recordName)") }
+            }
+        }
+        if unexported > 5 { evidence.append("\(label): \(unexported) object(s) in all have no record metadata") }
+        for record in records {
+            let rows = metadataByRecord[record.recordName] ?? []
+            let live = rows.filter { objectsByKey["\($0.entityID)/\($0.entityPK)"] != nil }
+            if live.count != 1 {
+                evidence.append("\(label): record \(record.recordName) (\(record.object.entity) \(record.object.id.uuidString)) is \(live.count) local object(s)")
+            }
+        }
+        let identities = Dictionary(grouping: input.objects, by: { "\($0.entity) \($0.object.id.uuidString)" }).filter { $0.value.count > 1 }
+        for key in identities.keys.sorted().prefix(5) { evidence.append("\(label): \(key) is stored \(identities[key]!.count) times") }
+        let back = input.objects.filter { input.deleted.contains($0.object.id) }
+        for local in back.prefix(5) {
+            evidence.append("\(label): \(local.entity) \(local.object.id.uuidString) was deleted before the restored backup was taken and is back after the sync")
+        }
+        if back.count > 5 { evidence.append("\(label): \(back.count) deleted object(s) in all are back") }
+        if evidence.isEmpty {
+            return Verdict("cloud-consistent", .held, "\(label): \(input.objects.count) object(s), each one record of \(records.count); nothing waiting to upload")
+        }
+        return Verdict("cloud-consistent", .violated, "\(label): the store and the zone disagree (\(evidence.count) finding(s))", evidence: Array(evidence.prefix(24)))
+    }
+
+    func notExercised(_ run: JudgedRun) -> String { "no CloudKit sync in this run" }
+}

@@ -1,0 +1,49 @@
+import Foundation
+
+/// `durable-after-crash`: after the power failure and SQLite's recovery, every transaction acknowledged at
+/// synchronous=FULL (or EXTRA) is in the live store, and the store is a prefix state. Losses that the app's own
+/// never-synced operations explain are the app's (`app-durable`), not the program's.
+struct DurableAfterCrash: Invariant {
+    let name = "durable-after-crash"
+
+    func check(_ run: JudgedRun) -> [Verdict] {
+        guard let verdict = Self.measured(run) else { return [] }
+        if verdict.status == .violated, let loss = run.record.crash?.liveLoss, loss.isAppsOwn {
+            return [Verdict(name, .held, "what the crash took from the live store is the app's own: \(loss.appOperations.count) operation(s) it never synced (see app-durable)")]
+        }
+        return [verdict]
+    }
+
+    /// The verdict on the live store after the crash, whoever caused the loss, with the op log's cause.
+    static func measured(_ run: JudgedRun) -> Verdict? {
+        guard let crash = run.record.crash, let state = crash.live?.state?.value else { return nil }
+        let oracle = run.oracle(round: run.roundNumber(at: crash.at))
+        var verdict = verdict(oracle.match(state), oracle: oracle, crashAt: crash.at, synchronous: run.record.plan.synchronous, fault: crash.description)
+        if verdict.status == .violated { verdict.cause = crash.liveLoss?.cause }
+        return verdict
+    }
+
+    static func verdict(_ matches: [Oracle.Match], oracle: Oracle, crashAt: Double, synchronous: String, fault: String) -> Verdict {
+        guard synchronous == "full" || synchronous == "extra" else {
+            return Verdict("durable-after-crash", .notApplicable, "writers ran at synchronous=\(synchronous): acknowledged does not mean durable")
+        }
+        var evidence: [String] = []
+        for match in matches {
+            let acked = oracle.sequence(of: match.writer).filter { $0.ackAt.map { $0 <= crashAt } ?? false }.count
+            guard let reflected = match.prefixes.max() else {
+                evidence.append("after \(fault): writer \(match.writer): the recovered store matches no prefix of its history")
+                evidence += match.mismatches
+                continue
+            }
+            if reflected < acked {
+                evidence.append("after \(fault): writer \(match.writer) had \(acked) transactions acknowledged, the recovered store has \(reflected); lost from tx \(oracle.sequence(of: match.writer)[reflected].seq)")
+            }
+        }
+        if evidence.isEmpty { return Verdict("durable-after-crash", .held, "every acknowledged transaction survived \(fault)") }
+        return Verdict("durable-after-crash", .violated, "acknowledged transactions lost after \(fault)", evidence: evidence)
+    }
+
+    func notExercised(_ run: JudgedRun) -> String {
+        run.record.crash == nil ? "no crash in this run" : "the live store was restored before it could be judged after the crash (the restore's invariants judge it)"
+    }
+}

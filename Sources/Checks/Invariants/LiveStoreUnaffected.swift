@@ -1,0 +1,76 @@
+import Foundation
+
+/// `live-store-unaffected`: the app's writers and readers saw no errors (SQLITE_BUSY waits aside) and ran to their
+/// end, and the live store holds exactly what they committed: at the end of each round of writers (as the
+/// restore that ended it found it, or at the end of the run). After a crash the store must still be a prefix
+/// state; losses the app's own never-synced operations explain are `app-durable`'s.
+struct LiveStoreUnaffected: Invariant {
+    let name = "live-store-unaffected"
+
+    func check(_ run: JudgedRun) -> [Verdict] {
+        var verdicts = Self.measured(run).map { entry -> Verdict in
+            if entry.verdict.status == .violated, entry.crashed, let loss = run.record.crash?.liveLoss, loss.isAppsOwn {
+                return Verdict(name, .held, "what the crash took from the live store is the app's own: \(loss.appOperations.count) operation(s) it never synced (see app-durable)")
+            }
+            return entry.verdict
+        }
+        // A writer or reader that ended on its own with an error never finished what the app asked of it.
+        let failed = run.record.processes.filter(\.failed)
+        if !failed.isEmpty {
+            verdicts.append(Verdict(name, .violated, "\(failed.count) app process(es) ended with an error",
+                                    evidence: failed.map { process in
+                                        let how = process.signal.map { "was killed by signal \($0)" } ?? "exited with status \(process.status ?? 0)"
+                                        let tail = process.outputTail.trimmingCharacters(in: .whitespacesAndNewlines)
+                                        return "\(process.name) \(how)" + (tail.isEmpty ? "" : ": \(tail)")
+                                    }))
+        }
+        return verdicts
+    }
+
+    /// One verdict per round of writers whose live store was read, whoever caused a loss, and whether the round
+    /// ended in the crash.
+    static func measured(_ run: JudgedRun) -> [(verdict: Verdict, crashed: Bool)] {
+        let record = run.record
+        let rounds = record.rounds.isEmpty ? [RoundRecord(number: 0, start: 0, base: record.initial)] : record.rounds
+        var result: [(Verdict, Bool)] = []
+        for (position, round) in rounds.enumerated() {
+            let last = position == rounds.count - 1
+            guard let state = round.liveBeforeRestore ?? (last ? record.liveAtEnd?.state?.value : nil) else { continue }
+            let crashedHere = record.crash.map { run.roundNumber(at: $0.at) == round.number } ?? false
+            guard !crashedHere || round.liveBeforeRestore == nil else { continue }
+            let oracle = run.oracle(round: position)
+            var verdict = verdict(oracle.match(state), oracle: oracle, state: state, crashed: crashedHere, readAt: round.liveBeforeRestoreAt)
+            if verdict.status == .violated, crashedHere { verdict.cause = record.crash?.liveLoss?.cause }
+            result.append((verdict, crashedHere))
+        }
+        return result
+    }
+
+    /// `readAt`: when the state was read while a writer could still commit (the store as a restore found it,
+    /// with writers keeping their connections across it): it must then hold at least every transaction
+    /// acknowledged before that moment, and be a prefix.
+    static func verdict(_ matches: [Oracle.Match], oracle: Oracle, state: StoreState, crashed: Bool, readAt: Double? = nil) -> Verdict {
+        var evidence: [String] = oracle.transactions.filter { $0.outcome == .failed }.prefix(10).map {
+            "writer \($0.writer) tx \($0.seq) failed: \($0.error ?? "?")"
+        }
+        for match in matches {
+            let sequence = oracle.sequence(of: match.writer)
+            let committed = sequence.filter { $0.outcome == .committed }.count
+            let before = readAt.map { at in sequence.filter { $0.outcome == .committed && ($0.ackAt ?? .infinity) < at }.count } ?? committed
+            if before < committed {
+                if (match.prefixes.max() ?? -1) < before {
+                    evidence.append("writer \(match.writer): the live store does not hold the \(before) transactions it had acknowledged when the store was read")
+                    evidence += match.mismatches
+                }
+            } else if !match.prefixes.contains(committed), !crashed || match.prefixes.isEmpty {
+                evidence.append("writer \(match.writer): the live store does not hold its \(committed) committed transactions")
+                evidence += match.mismatches
+            }
+        }
+        evidence += oracle.strangers(state).map { "live store: \($0)" }
+        if evidence.isEmpty { return Verdict("live-store-unaffected", .held, "writers saw no errors; the live store holds what they committed") }
+        return Verdict("live-store-unaffected", .violated, "writers were affected", evidence: evidence)
+    }
+
+    func notExercised(_ run: JudgedRun) -> String { "the live store was never read after its writers (it could not be read at the end)" }
+}

@@ -1,0 +1,25 @@
+import Foundation
+
+/// `restore-opens`: the app can add the restored store with its current model (lightweight migration where the
+/// scenario allows it), and it is not silently empty.
+struct RestoreOpens: Invariant {
+    let name = "restore-opens"
+
+    func check(_ run: JudgedRun) -> [Verdict] {
+        run.restores.compactMap { step in
+            guard let restore = step.restore, let open = restore.open else { return nil }
+            let label = step.label
+            guard let opened = open.value else {
+                return Verdict(name, .violated, "\(label): the app cannot open the restored store", evidence: ["\(label): \(open.error ?? "?")"])
+            }
+            let backupState = run.backup(named: restore.source)?.backup?.store.state?.value
+            let backupObjects = backupState.map { $0.notes.count + $0.others.count } ?? 0
+            if opened.objects == 0, backupObjects > 0 {
+                return Verdict(name, .violated, "\(label): opened empty", evidence: ["the backup held \(backupObjects) objects"])
+            }
+            return Verdict(name, .held, "\(label): \(opened.how), \(opened.objects) objects")
+        }
+    }
+
+    func notExercised(_ run: JudgedRun) -> String { "no completed restore in this run" }
+}

@@ -1,0 +1,33 @@
+import Foundation
+
+/// One invariant: its name, whose behaviour it judges, why a run may give it nothing to examine, and its check
+/// over a run record. Each invariant is one file in Sources/Checks/Invariants and one line of
+/// `InvariantRegistry.all`; the scenario parser takes the names from there.
+public protocol Invariant: Sendable {
+    /// The name scenario files and reports use ("restore-equals-backup").
+    var name: String { get }
+    /// Whose behaviour it judges. An invariant of the app's own (Core Data's) behaviour is reported apart from
+    /// the program's verdicts and fails a run that expects `pass` only when the scenario names it.
+    var owner: Owner { get }
+    /// Whether a run judges it when the scenario does not list its invariants (`invariants:` absent).
+    var judgedByDefault: Bool { get }
+    /// The verdicts of one run: one per thing it examined (a backup, a restore, the store after a crash), each
+    /// saying what it examined; none when the run gave it nothing to examine.
+    func check(_ run: JudgedRun) -> [Verdict]
+    /// Why the run gave it nothing to examine, and what a scenario needs for it to be exercised.
+    func notExercised(_ run: JudgedRun) -> String
+}
+
+/// Whose behaviour a verdict judges.
+public enum Owner: String, Sendable, Codable {
+    /// The program or step under test (a backup, restore, relocation or sync, or a sidecar).
+    case program
+    /// The app itself: its writers and readers, and Core Data's own behaviour (unsynced external data, replace
+    /// under attachment writers). Its losses are findings of their own, never the program's.
+    case app
+}
+
+extension Invariant {
+    public var owner: Owner { .program }
+    public var judgedByDefault: Bool { true }
+}

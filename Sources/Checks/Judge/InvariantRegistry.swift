@@ -1,0 +1,20 @@
+import Foundation
+
+/// Every invariant, once, in report order: the scenario parser takes the names from here, the judge the checks.
+/// Adding an invariant is its file in Sources/Checks/Invariants plus a line here (and its row in
+/// docs/invariants.md).
+public enum InvariantRegistry {
+    public static let all: [any Invariant] = [
+        Integrity(), NoDuplicates(), WalContentCarried(), SnapshotConsistent(), BlobsCarried(),
+        RestoreEqualsBackup(), RestoreOpens(), DurableAfterCrash(), LiveStoreUnaffected(), MetadataPreserved(),
+        BackupCompletes(), BackupDurable(), ReaderConsistent(), RestoreDurable(), RestoreAtTime(), ConnectionsAgree(),
+        CloudConsistent(), RelocationCompletes(), NoRunaway(),
+        AppDurable(),
+    ]
+
+    /// Every invariant's name.
+    public static var names: [String] { all.map(\.name) }
+
+    /// The invariant named `name`.
+    public static func invariant(named name: String) -> (any Invariant)? { all.first { $0.name == name } }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import Workload
+
+/// A run record with what every invariant derives from it computed once: the writers' transactions as the
+/// oracle takes them, one oracle per round of writers, and the stores the run measured.
+public struct JudgedRun: Sendable {
+    public let record: RunRecord
+    /// The transactions, with a crash rule's freeze artifacts corrected (see `withoutFreezeArtifacts`).
+    public let transactions: [Transaction]
+    /// One oracle per round of writers: each store is held to the round it belongs to.
+    public let oracles: [Oracle]
+
+    public init(_ record: RunRecord) {
+        self.record = record
+        transactions = Self.withoutFreezeArtifacts(record.transactions, frozenAt: record.frozenAt)
+        let all = Oracle(transactions: transactions, initial: record.initial)
+        let rounds = record.rounds.isEmpty ? [RoundRecord(number: 0, start: 0, base: record.initial)] : record.rounds
+        oracles = rounds.map { all.round($0.number, base: $0.base) }
+    }
+
+    /// The round running at `seconds` on the run clock.
+    public func roundNumber(at seconds: Double) -> Int {
+        record.rounds.last { $0.start <= seconds }?.number ?? 0
+    }
+
+    /// The oracle of round `number` (the last one for a round past the end).
+    public func oracle(round number: Int) -> Oracle {
+        oracles[max(0, min(number, oracles.count - 1))]
+    }
+
+    public var backups: [StepRecord] { record.steps.filter { $0.action == .backup } }
+    public var restores: [StepRecord] { record.steps.filter { $0.action == .restore } }
+
+    /// The backup step a restore was given.
+    public func backup(named name: String) -> StepRecord? {
+        record.steps.last { $0.action == .backup && $0.name == name }
+    }
+
+    /// Every store the run measured with the checker, each with the external data files the app itself lost
+    /// there (the live store after a crash, and at the end after one): `integrity`, `no-duplicates` and
+    /// `blobs-carried` look at each; the app's own losses are `app-durable`'s.
+    public var checkedStores: [(store: StoreMeasurement, appsMissingFiles: Set<String>)] {
+        var stores: [(StoreMeasurement, Set<String>)] = []
+        for step in record.steps {
+            if let backup = step.backup { stores.append((backup.store, [])) }
+            if let restore = step.restore { stores.append((restore.live, [])) }
+        }
+        let appsOwn = record.crash?.appsMissingExternalFiles ?? []
+        if let live = record.crash?.live { stores.append((live, appsOwn)) }
+        if let live = record.liveAtEnd { stores.append((live, appsOwn)) }
+        return stores
+    }
+
+    /// Between a crash rule's freeze and the crash every call fails with EIO, and a writer sees its transaction
+    /// fail where a real power cut would have left it without an answer. So after a crash rule: a writer's
+    /// transaction that failed after its last commit before the freeze was in flight at the crash, and
+    /// transactions begun after the freeze never reached the disk at all (dropped). Failures before that (other
+    /// rules) stay failures.
+    static func withoutFreezeArtifacts(_ transactions: [Transaction], frozenAt: Double?) -> [Transaction] {
+        guard let frozenAt else { return transactions }
+        let lastAck = Dictionary(grouping: transactions.filter { ($0.ackAt ?? .infinity) <= frozenAt }, by: \.writer)
+            .mapValues { $0.compactMap(\.ackAt).max() ?? -.infinity }
+        return transactions.compactMap { transaction in
+            guard transaction.outcome == .failed, transaction.intentAt > lastAck[transaction.writer, default: -.infinity] else { return transaction }
+            if transaction.intentAt > frozenAt { return nil }
+            var inFlight = transaction
+            inFlight.outcome = .inFlight
+            inFlight.error = nil
+            return inFlight
+        }
+    }
+}

@@ -1,0 +1,30 @@
+import Foundation
+import StoreCheck
+import StoreModel
+
+/// The run's measurements of stores: each reads a store on a recovered private copy (`StoreSnapshot`), so what
+/// is measured is what the next launch of the app would find, and nothing it judges is changed. Event handlers
+/// call these and put what they return into the run record; the judge never reads a store.
+public enum Measure {
+    /// A store's checker report, and its objects when `state` (a verdict needs them).
+    public static func store(_ url: URL, label: String, state: Bool) -> StoreMeasurement {
+        StoreMeasurement(label: label, path: url.path, state: state ? Measured.of { try StoreState.read(url) } : nil,
+                         checks: Measured.of { try StoreVerifier.verify(url) })
+    }
+
+    /// The app's first open of a restored store with `model` (and its lightweight migration where allowed): how
+    /// many objects it reads. A user's own store (no model of ours) opens when it reads whole.
+    public static func open(_ url: URL, model: ManagedObjectModel, lightweight: Bool) -> Measured<OpenedStore> {
+        Measured.of {
+            try StoreState.onRecoveredCopy(of: url) { copy -> OpenedStore in
+                if try StoreKind.of(copy) == .layout {
+                    try StoreKind.requireReadable(copy)
+                    return OpenedStore(objects: try StoreState.readLayout(copy).notes.count, how: "reads whole")
+                }
+                let store = try PersistentStore(at: copy, model: model, options: lightweight ? .lightweightMigration : StoreOptions())
+                defer { try? store.close() }
+                return OpenedStore(objects: try model.entities.reduce(0) { $0 + (try store.count($1.name)) }, how: "opens with \(model.versionIdentifier)")
+            }
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import Checks
+import Foundation
+import Reporting
+import Scenario
+import StoreModel
+import Workload
+
+extension ScenarioRunner {
+    /// What the judge is asked, from the scenario.
+    static func judgingPlan(_ scenario: Scenario, file: String) -> JudgingPlan {
+        JudgingPlan(scenario: scenario.name, scenarioFile: file, description: scenario.description, seed: scenario.seed,
+                    invariants: scenario.invariants, expectation: scenario.expect.description,
+                    synchronous: scenario.writers.synchronous, backupsOnVolume: scenario.faults.backupsOnVolume)
+    }
+
+    /// The last measurements of the run (the writers' histories, the readers' snapshots, the live store at the
+    /// end, the zone after the last sync, the backup area), and the run's own facts, into the record.
+    func completeRecord(history: URL, live: URL, runID: String, startedAt: String) {
+        record.runID = runID
+        record.startedAt = startedAt
+        record.initial = initial
+        let transactions = HistoryReader.transactions(in: history)
+        record.transactions = transactions
+        record.frozenAt = crashedByRule ? frozenAt : nil
+        record.rounds = (rounds.isEmpty ? [currentRound] : rounds).map {
+            RoundRecord(number: $0.number, start: $0.start, base: $0.base, liveBeforeRestore: $0.liveBeforeRestore, liveBeforeRestoreAt: $0.liveBeforeRestoreAt)
+        }
+        record.readerSnapshots = readerSnapshots(history: history)
+        // The live store as the last round left it, unless a restore of that round read it first.
+        if rounds.last?.liveBeforeRestore == nil {
+            record.liveAtEnd = Measure.store(live, label: "live store at the end", state: true)
+        }
+        record.processes = appProcessExits()
+        measureCloud(history: history)
+        if samplesBackupArea, !sidecarState.backupSizes.isEmpty {
+            record.backupArea = BackupAreaRecord(samples: sidecarState.backupSizes, sidecarsEnded: sidecarState.entries.compactMap(\.end).max() ?? now())
+        }
+        let writers = Set(transactions.map(\.writer)).sorted().map { writer in
+            let mine = transactions.filter { $0.writer == writer }
+            let commits = mine.compactMap(\.ackAt)
+            let stride = max(1, commits.count / 400)
+            return WriterSummary(writer: writer, committed: commits.count, failed: mine.filter { $0.outcome == .failed }.count,
+                                 inFlight: mine.filter { $0.outcome == .inFlight }.count, firstCommit: commits.min(), lastCommit: commits.max(),
+                                 commitTimes: commits.enumerated().filter { $0.offset % stride == 0 }.map(\.element))
+        }
+        var metrics: [String: Double] = ["commits": Double(transactions.filter { $0.outcome == .committed }.count)]
+        metrics["commitsPerSecond"] = metrics["commits"]! / max(0.001, writers.compactMap(\.lastCommit).max() ?? 1)
+        for op in operations { if let peak = op.details["peakRSSKiB"].flatMap(Double.init) { metrics["\(op.name).peakRSSKiB"] = peak } }
+        metrics["storeBytes"] = Double((StoreFiles.size(live) ?? 0) + (StoreFiles.size(StoreFiles(live).wal) ?? 0))
+        record.writers = writers
+        record.metrics = metrics
+        record.events = events
+        record.operations = operations
+        record.faults = faultSummaries
+        record.coverage = coverage
+        record.errors = errors
+        record.environmentError = environmentError
+        record.seconds = now()
+    }
+
+    /// How each writer and reader ended: on its own with a status, or killed by the runner (the crash, a
+    /// restore that stops the app, the end of the run).
+    func appProcessExits() -> [ProcessExit] {
+        (childRegistry?.all ?? []).filter { $0.name.hasPrefix("writer-") || $0.name.hasPrefix("reader-") }.compactMap { child in
+            guard let termination = child.process.termination else { return nil }
+            let signal = termination.signal
+            return ProcessExit(name: child.name, status: signal == nil ? termination.exitCode : nil, signal: signal,
+                               killedByRunner: signal == SIGKILL || signal == SIGTERM,
+                               outputTail: String(child.output.suffix(300)))
+        }
+    }
+}
+
+/// Writes every report of a run into its directory: the record (`record.json`, what `lifeboat judge` re-judges)
+/// and the reports, pure functions of the record's result.
+public enum RunReports {
+    static func write(_ result: RunResult, record: RunRecord, scenario: Scenario, log: [String], to run: RunDirectory) throws {
+        try run.write("record.json", try RecordFile.encode(record))
+        try run.write("report.json", try JSONReport.render(result))
+        try run.write("report.md", MarkdownReport.render(result, repro: "\(run.url.path)/repro.yaml"))
+        try run.write("report.html", HTMLReport.render(result, repro: "\(run.url.path)/repro.yaml"))
+        try run.write("junit.xml", JUnitReport.render([result]))
+        try run.write("run.log", log.joined(separator: "\n") + "\n")
+        try run.write("repro.yaml", "# Replay: lifeboat run \(run.url.path)/repro.yaml\n" + ScenarioYAML.render(replayable(scenario, file: result.scenarioFile)))
+    }
+
+    /// The scenario with scripts named through LIFEBOAT_SCENARIO_DIR pinned to the original directory, since
+    /// the repro lives in the report directory.
+    public static func replayable(_ scenario: Scenario, file: String) -> Scenario {
+        let directory = URL(fileURLWithPath: file).deletingLastPathComponent().path
+        var copy = scenario
+        for index in copy.schedule.indices {
+            copy.schedule[index].command = copy.schedule[index].command?
+                .replacingOccurrences(of: "${LIFEBOAT_SCENARIO_DIR}", with: directory)
+                .replacingOccurrences(of: "$LIFEBOAT_SCENARIO_DIR", with: directory)
+        }
+        for index in copy.sidecars.indices {
+            copy.sidecars[index].command = copy.sidecars[index].command
+                .replacingOccurrences(of: "${LIFEBOAT_SCENARIO_DIR}", with: directory)
+                .replacingOccurrences(of: "$LIFEBOAT_SCENARIO_DIR", with: directory)
+        }
+        return copy
+    }
+}
