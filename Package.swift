@@ -72,7 +72,7 @@ let package = Package(
         // Scenario files: the model of a drill and its YAML reader (errors at file:line:column).
         .target(
             name: "Scenario",
-            dependencies: ["Strategies", .product(name: "Yams", package: "Yams")],
+            dependencies: ["Strategies", "Checks", .product(name: "Yams", package: "Yams")],
             swiftSettings: strict),
         // Writer processes and the history they record: the oracle.
         .target(
@@ -139,7 +139,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "ChecksTests",
-            dependencies: ["LifeboatTestSupport", "Checks", "StoreModel", "Workload"],
+            dependencies: ["LifeboatTestSupport", "Checks", "StoreCheck", "StoreModel", "Workload"],
             swiftSettings: strict),
         .testTarget(
             name: "StoreCheckTests",

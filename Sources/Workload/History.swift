@@ -56,6 +56,16 @@ public struct Transaction: Sendable, Equatable, Codable {
     public var ackAt: Double?
     public var outcome: Outcome
     public var error: String?
+
+    public init(writer: Int, seq: Int, ops: [HistoryOp], intentAt: Double, ackAt: Double?, outcome: Outcome, error: String?) {
+        self.writer = writer
+        self.seq = seq
+        self.ops = ops
+        self.intentAt = intentAt
+        self.ackAt = ackAt
+        self.outcome = outcome
+        self.error = error
+    }
 }
 
 /// Appends records to a history file with one write(2) per line, so a killed writer leaves whole lines.

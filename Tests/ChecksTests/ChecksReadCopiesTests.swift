@@ -1,6 +1,7 @@
 import Checks
 import Foundation
 import LifeboatTestSupport
+import StoreCheck
 import StoreModel
 import Testing
 
@@ -47,10 +48,12 @@ import Testing
         let before = try listing(backup.deletingLastPathComponent())
         let state = try StoreState.read(backup)
         #expect(state.notes.count == notes, "the -wal's commits are read (recovered on the copy)")
-        #expect(Invariants.storeChecks(backup, label: "backup").allSatisfy { $0.status == .held })
-        #expect(Invariants.restoreOpens(backup, model: .library, lightweight: true, backupObjects: 1, label: "r").status == .held)
-        #expect(Invariants.restoreDurable(backup, backup: live, crash: "none", label: "r").status == .held)
-        #expect(Invariants.restoreEqualsBackup(backup, backup: live, label: "r").status == .held)
+        // Every measurement a run takes of a store, on this backup.
+        let measured = Measure.store(backup, label: "backup", state: true)
+        #expect(measured.checks.value?.hasViolations == false, "\(String(describing: measured.checks.value?.violations))")
+        #expect(measured.state?.value?.notes.count == notes)
+        #expect(Measure.open(backup, model: .library, lightweight: true).value?.objects ?? 0 > 0)
+        #expect(Measured.of { try StoreComparison.compare(backup, against: live) }.value?.hasViolations == false)
         #expect(try listing(backup.deletingLastPathComponent()) == before, "a check created, removed or changed a file beside the store")
     }
 
@@ -69,7 +72,8 @@ import Testing
             #expect("\(error)".contains("empty (0 bytes)") && "\(error)".contains(empty.path), "\(error)")
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: empty.deletingLastPathComponent().path) == ["Library.sqlite"])
-        let evidence = Invariants.storeChecks(empty, label: "backup").flatMap(\.evidence).joined()
+        let checks = Measure.store(empty, label: "backup", state: false).checks
+        let evidence = (checks.value?.findings.map(\.description).joined() ?? "") + (checks.error ?? "")
         #expect(evidence.contains("empty"), "\(evidence)")
     }
 }

@@ -1,4 +1,4 @@
-import Checks
+@testable import Checks
 import Foundation
 import LifeboatTestSupport
 import Testing
@@ -33,17 +33,17 @@ import Workload
 
     @Test func aPrefixWithEverythingAcknowledgedHolds() throws {
         let oracle = try oracle(try Scratch("reader-ok"))
-        #expect(Invariants.readerConsistent([snapshot([a: "a2"])], oracle: oracle).status == .held)
-        #expect(Invariants.readerConsistent([snapshot([a: "a2", b: "b1"], ended: 3.1)], oracle: oracle).status == .held)
+        #expect(ReaderConsistent.verdict([snapshot([a: "a2"])], oracle: oracle).status == .held)
+        #expect(ReaderConsistent.verdict([snapshot([a: "a2", b: "b1"], ended: 3.1)], oracle: oracle).status == .held)
     }
 
     @Test func aStaleOrImpossibleReadIsAViolation() throws {
         let oracle = try oracle(try Scratch("reader-bad"))
-        let stale = Invariants.readerConsistent([snapshot([a: "a1"])], oracle: oracle)
+        let stale = ReaderConsistent.verdict([snapshot([a: "a1"])], oracle: oracle)
         #expect(stale.status == .violated && stale.evidence.first?.contains("2 were acknowledged before the read began") == true, "\(stale.evidence)")
-        let impossible = Invariants.readerConsistent([snapshot([a: "a1", b: "b1"], ended: 3.1)], oracle: oracle)
+        let impossible = ReaderConsistent.verdict([snapshot([a: "a1", b: "b1"], ended: 3.1)], oracle: oracle)
         #expect(impossible.status == .violated)
         #expect(impossible.evidence.contains { $0.contains("that state was written by tx 3") }, "\(impossible.evidence)")
-        #expect(Invariants.readerConsistent([], oracle: oracle).status == .notApplicable)
+        #expect(ReaderConsistent.verdict([], oracle: oracle).status == .notApplicable)
     }
 }

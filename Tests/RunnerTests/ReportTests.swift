@@ -55,7 +55,7 @@ import Testing
 
     @Test func jsonRoundTripsAndMarkdownNamesTheEvidence() throws {
         let decoded = try JSONReport.decode(Data(try JSONReport.render(Self.result).utf8))
-        #expect(decoded.verdicts == Self.result.verdicts && decoded.operations == Self.result.operations && decoded.schema == "lifeboat.run/2")
+        #expect(decoded.verdicts == Self.result.verdicts && decoded.operations == Self.result.operations && decoded.schema == "lifeboat.run/3")
         #expect(decoded.coverage == Self.result.coverage)
         let markdown = MarkdownReport.render(Self.result)
         #expect(markdown.contains("| no-duplicates | violated |") && markdown.contains("- Folder X stored 2 times"))

@@ -1,4 +1,4 @@
-import Checks
+@testable import Checks
 import Foundation
 import LifeboatTestSupport
 import Reporting
@@ -171,14 +171,14 @@ import Workload
         let oracle = Oracle(transactions: HistoryReader.transactions(in: scratch.url), initial: [:])
         var twoIn = StoreState()
         twoIn.notes = [ids[0]: "h0", ids[1]: "h1"]
-        #expect(Invariants.restoreAtTime(twoIn, oracle: oracle, at: 2.5, label: "r").status == .held)
+        #expect(RestoreAtTime.verdict(twoIn, oracle: oracle, at: 2.5, label: "r").status == .held)
         // At 2.95 the third was begun, not acknowledged: with or without it.
-        #expect(Invariants.restoreAtTime(twoIn, oracle: oracle, at: 2.95, label: "r").status == .held)
+        #expect(RestoreAtTime.verdict(twoIn, oracle: oracle, at: 2.95, label: "r").status == .held)
         // At 1.5 only the first was acknowledged: a second is from the future.
-        let early = Invariants.restoreAtTime(twoIn, oracle: oracle, at: 1.5, label: "r")
+        let early = RestoreAtTime.verdict(twoIn, oracle: oracle, at: 1.5, label: "r")
         #expect(early.status == .violated && early.evidence.first?.contains("1 acknowledged") == true, "\(early.evidence)")
         // At 3.5 all three were acknowledged: the third is missing.
-        #expect(Invariants.restoreAtTime(twoIn, oracle: oracle, at: 3.5, label: "r").status == .violated)
+        #expect(RestoreAtTime.verdict(twoIn, oracle: oracle, at: 3.5, label: "r").status == .violated)
     }
 
     @Test func atTimeIsARestoreOption() throws {

@@ -4,17 +4,18 @@ import StoreCheck
 /// `blobs-carried`: every external data reference of every store the run measured resolves to its file in
 /// `.<Store>_SUPPORT/_EXTERNAL_DATA`. On the live store after a crash, a file the app itself never synced (Core
 /// Data renames attachments into place with no fsync, and deletes an old one inside the save) is the app's own
-/// loss, judged by `app-durable`, not here.
+/// loss, judged by `app-durable`, not here; on a restored store, a file the backup already lacked is the backup
+/// step's finding.
 struct BlobsCarried: Invariant {
     let name = "blobs-carried"
 
     func check(_ run: JudgedRun) -> [Verdict] {
         run.checkedStores.map { entry in
-            let appsOwn = entry.appsMissingFiles
-            var verdict = StoreCheckVerdicts.verdict(name, [.missingExternalFile], store: entry.store,
-                                                     excluding: { finding in finding.externalFileName.map(appsOwn.contains) ?? false }) { report in
-                "\(report.externalReferences) external references resolve"
-                    + (appsOwn.isEmpty ? "" : " (\(appsOwn.count) file(s) the app never synced are app-durable's)")
+            let missing = (entry.store.checks.value?.violations ?? []).filter { $0.kind == .missingExternalFile }
+            let inherited = missing.filter(entry.inherited).count
+            var verdict = StoreCheckVerdicts.verdict(name, [.missingExternalFile], store: entry.store, excluding: entry.inherited) { report in
+                "\(report.externalReferences - inherited) external references resolve"
+                    + (inherited == 0 ? "" : "; \(inherited) missing file(s) are not this store's doing (the backup it was restored from lacked them, or the app's own writes lost them: app-durable)")
             }
             if let report = entry.store.checks.value {
                 let orphans = report.findings.filter { $0.kind == .orphanExternalFile }

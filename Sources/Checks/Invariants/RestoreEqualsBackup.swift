@@ -23,9 +23,8 @@ struct RestoreEqualsBackup: Invariant {
 
     /// The comparison's violations, less the missing attachment files the backup already lacked.
     static func violations(_ report: CheckReport, backup: StepRecord?) -> (findings: [Finding], inherited: Int) {
-        let lacking = Set((backup?.backup?.store.checks.value?.violations ?? []).filter { $0.kind == .missingExternalFile }
-            .map { "\($0.entity ?? "") \($0.object ?? "")" })
-        let inherited = report.violations.filter { $0.kind == .missingExternalFile && lacking.contains("\($0.entity ?? "") \($0.object ?? "")") }
+        let lacking = JudgedRun.missingFiles(of: backup)
+        let inherited = report.violations.filter { $0.kind == .missingExternalFile && lacking.contains(JudgedRun.objectKey($0)) }
         return (report.violations.filter { finding in !inherited.contains(finding) }, inherited.count)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import StoreCheck
 import Workload
 
 /// A run record with what every invariant derives from it computed once: the writers' transactions as the
@@ -36,20 +37,32 @@ public struct JudgedRun: Sendable {
         record.steps.last { $0.action == .backup && $0.name == name }
     }
 
-    /// Every store the run measured with the checker, each with the external data files the app itself lost
-    /// there (the live store after a crash, and at the end after one): `integrity`, `no-duplicates` and
-    /// `blobs-carried` look at each; the app's own losses are `app-durable`'s.
-    public var checkedStores: [(store: StoreMeasurement, appsMissingFiles: Set<String>)] {
-        var stores: [(StoreMeasurement, Set<String>)] = []
+    /// Every store the run measured with the checker, each with what is not its own finding: on a restored
+    /// store, the attachment files the backup it was given already lacked (the backup step's finding); on the
+    /// live store after a crash (and at the end after one), the files the app's own operations took
+    /// (`app-durable`'s). `integrity`, `no-duplicates` and `blobs-carried` look at each.
+    public var checkedStores: [(store: StoreMeasurement, inherited: @Sendable (Finding) -> Bool)] {
+        var stores: [(StoreMeasurement, @Sendable (Finding) -> Bool)] = []
         for step in record.steps {
-            if let backup = step.backup { stores.append((backup.store, [])) }
-            if let restore = step.restore { stores.append((restore.live, [])) }
+            if let backup = step.backup { stores.append((backup.store, { _ in false })) }
+            if let restore = step.restore {
+                let lacking = Self.missingFiles(of: backup(named: restore.source))
+                stores.append((restore.live, { $0.kind == .missingExternalFile && lacking.contains(Self.objectKey($0)) }))
+            }
         }
         let appsOwn = record.crash?.appsMissingExternalFiles ?? []
-        if let live = record.crash?.live { stores.append((live, appsOwn)) }
-        if let live = record.liveAtEnd { stores.append((live, appsOwn)) }
+        let isAppsOwn: @Sendable (Finding) -> Bool = { finding in finding.externalFileName.map(appsOwn.contains) ?? false }
+        if let live = record.crash?.live { stores.append((live, isAppsOwn)) }
+        if let live = record.liveAtEnd { stores.append((live, isAppsOwn)) }
         return stores
     }
+
+    /// The objects whose attachment file a backup lacked ("Note Z_PK 12"), from its checker report.
+    static func missingFiles(of backup: StepRecord?) -> Set<String> {
+        Set((backup?.backup?.store.checks.value?.violations ?? []).filter { $0.kind == .missingExternalFile }.map(objectKey))
+    }
+
+    static func objectKey(_ finding: Finding) -> String { "\(finding.entity ?? "") \(finding.object ?? "")" }
 
     /// Between a crash rule's freeze and the crash every call fails with EIO, and a writer sees its transaction
     /// fail where a real power cut would have left it without an answer. So after a crash rule: a writer's
