@@ -40,10 +40,11 @@ time_limit: 120
 # Situation "crash-after-backup": the store and the backups share one FaultFS volume; the power fails the moment
 # the backup reports success, while the writers are still committing. A backup that reported success must read
 # back whole after the crash (backup-durable), the recovered store must hold every acknowledged commit, and the
-# restore after the crash must give back that backup. No attachments.
+# restore after the crash must give back that backup. A third of the notes carry
+# attachments and the writers add more: a backup that copies them must make them durable too.
 extends: ../../_defaults.yaml
-store: {objects: 200, blob_fraction: 0}
-writers: {count: 2, transactions: 250, rate: 40, blob_fraction: 0, checkpoint: auto}
+store: {objects: 200, blob_fraction: 0.3, blob_size: 110KiB}
+writers: {count: 2, transactions: 250, rate: 40, blob_fraction: 0.3, blob_size: 110KiB, checkpoint: auto}
 schedule:
   - backup: command
     command: sh "$LIFEBOAT_SCENARIO_DIR/backup.sh"
@@ -61,10 +62,11 @@ time_limit: 120
 # committing (so the store at the end differs from the backup), the restore runs once they are done, and the
 # power fails the moment the restore reports success. The restore must equal the backup when it reports success
 # (restore-equals-backup), and what it wrote must survive: the recovered store must still equal the backup after
-# the crash (restore-durable). No attachments here: the attachments situation tests those.
+# the crash (restore-durable). A third of the
+# notes carry attachments and the writers add more: a restore must put them back durably too.
 extends: ../../_defaults.yaml
-store: {objects: 200, blob_fraction: 0}
-writers: {count: 2, transactions: 250, rate: 40, blob_fraction: 0, checkpoint: auto}
+store: {objects: 200, blob_fraction: 0.3, blob_size: 110KiB}
+writers: {count: 2, transactions: 250, rate: 40, blob_fraction: 0.3, blob_size: 110KiB, checkpoint: auto}
 schedule:
   - backup: command
     command: sh "$LIFEBOAT_SCENARIO_DIR/backup.sh"
@@ -80,11 +82,11 @@ time_limit: 120
 # Situation "crash-during-backup": the store and the backups (the tool's copies, or its repository or replica)
 # share one FaultFS volume; a first backup completes while the writers commit, and the power fails 0.25 s into a
 # second one. The recovered store must hold every acknowledged commit, a backup that reported success must read
-# back whole (backup-durable), and the restore after the crash must give back the last completed backup. No
-# attachments here: the attachments situation tests those.
+# back whole (backup-durable), and the restore after the crash must give back the last completed backup. A third of
+# the notes carry attachments and the writers add more: the backup must carry them durably too.
 extends: ../../_defaults.yaml
-store: {objects: 200, blob_fraction: 0}
-writers: {count: 2, transactions: 250, rate: 40, blob_fraction: 0, checkpoint: none}
+store: {objects: 200, blob_fraction: 0.3, blob_size: 110KiB}
+writers: {count: 2, transactions: 250, rate: 40, blob_fraction: 0.3, blob_size: 110KiB, checkpoint: none}
 schedule:
   - backup: command
     command: sh "$LIFEBOAT_SCENARIO_DIR/backup.sh"

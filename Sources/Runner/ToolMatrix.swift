@@ -55,6 +55,9 @@ public enum ToolMatrix {
         public var evidence: [String]
         /// Why a durability invariant was violated: the operations the crash dropped (`Verdict.cause`).
         public var cause: String?
+        /// The app's own findings in this run (Core Data's behaviour: `app-durable`), with their first evidence:
+        /// shown apart, never counted against the program.
+        public var appsOwn: [String]?
         public var crash: String?
         public var expectation: String
         public var expectationMet: Bool
@@ -289,17 +292,21 @@ public enum ToolMatrix {
             (run.runID, run.seconds, run.report) = (result.runID, result.seconds, report)
             return run
         }
-        let violated = result.verdicts.filter { $0.status == .violated }
+        let violated = result.verdicts.filter { $0.status == .violated && !$0.isAppsOwn }
+        let appsOwn = result.verdicts.filter { $0.status == .violated && $0.isAppsOwn }
+            .map { "\($0.invariant): \(($0.evidence.first ?? $0.summary).prefix(300))" }
         var failures = result.operations.filter { !$0.succeeded && $0.error != "interrupted by the crash" && $0.action != "backup" }
             .map { "\($0.name) (\($0.action == "sidecar" ? "sidecar" : $0.strategy)) failed: \(($0.error ?? "").trimmingCharacters(in: .whitespacesAndNewlines).prefix(240))" }
         failures += result.errors.map { "run error: \($0.prefix(240))" }
         let evidence = violated.map { verdict in "\(verdict.invariant): \(verdict.evidence.first ?? verdict.summary)" }
         let crash = result.events.first { $0.kind == .crash }?.detail
-        return Run(seed: seed, runID: result.runID, held: violated.isEmpty && failures.isEmpty, violated: violated.map(\.invariant),
-                   failures: failures, evidence: evidence.map { String($0.prefix(400)) },
-                   cause: violated.compactMap(\.cause).first.map { String($0.prefix(800)) }, crash: crash,
-                   expectation: result.expectation, expectationMet: result.expectationMet, seconds: result.seconds,
-                   report: report, repro: nil)
+        var run = Run(seed: seed, runID: result.runID, held: violated.isEmpty && failures.isEmpty, violated: violated.map(\.invariant),
+                      failures: failures, evidence: evidence.map { String($0.prefix(400)) },
+                      cause: violated.compactMap(\.cause).first.map { String($0.prefix(800)) }, crash: crash,
+                      expectation: result.expectation, expectationMet: result.expectationMet, seconds: result.seconds,
+                      report: report, repro: nil)
+        run.appsOwn = appsOwn.isEmpty ? nil : appsOwn
+        return run
     }
 
     /// A repro of a caught run: the scenario with its seed, expecting the first invariant it violated, and its

@@ -95,6 +95,11 @@ public enum TryProgram {
             } else {
                 lines.append("\(pad(cell.situation))  held" + (seeds > 1 ? " (\(seeds)/\(seeds) seeds)" : ""))
             }
+            // What the app itself lost (Core Data's behaviour), apart: the program neither caused nor can prevent it.
+            let apps = cell.runs.filter { $0.appsOwn != nil }
+            if let first = apps.first?.appsOwn?.first {
+                lines.append("\(pad(""))    the app's own, not your program's (\(apps.count)/\(seeds) seed(s)): \(sentence(first))")
+            }
         }
         for (situation, reason) in skipped { lines.append("\(pad(situation))  skipped: \(reason)") }
         return lines

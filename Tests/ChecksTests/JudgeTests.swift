@@ -98,10 +98,14 @@ import Workload
         #expect(app.evidence.contains { $0.contains("AB12") && $0.contains("rename") }, "\(app.evidence)")
         #expect(judgement.expectationMet, "the app's own loss fails no pass run")
 
-        // A scenario that names app-durable judges it like any other invariant.
+        // A scenario that names app-durable judges it like any other invariant; one that names others still
+        // gets the app's own findings, apart.
         record.plan = Self.plan(invariants: ["app-durable"])
         let named = Judge.judge(record)
         #expect(named.verdicts.map(\.invariant) == ["app-durable"] && !named.verdicts[0].isAppsOwn && !named.expectationMet)
+        record.plan = Self.plan(invariants: ["durable-after-crash"])
+        let other = Judge.judge(record)
+        #expect(other.verdicts.map(\.invariant) == ["durable-after-crash", "app-durable"] && other.verdicts[1].isAppsOwn && other.expectationMet)
 
         // Once a program's operation is among the losses, the program's verdict stands, with the cause.
         record.plan = Self.plan()

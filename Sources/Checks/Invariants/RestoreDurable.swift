@@ -16,8 +16,7 @@ struct RestoreDurable: Invariant {
                 verdict.cause = after.loss?.cause
                 return verdict
             }
-            let backup = run.backup(named: restore.source)
-            let (findings, inherited) = RestoreEqualsBackup.violations(report, backup: backup)
+            let (findings, inherited) = RestoreEqualsBackup.violations(report, lacking: run.missingFiles(givenTo: restore))
             if findings.isEmpty && (!report.hasViolations || inherited > 0) {
                 return Verdict(name, .held, "\(label): still equals the backup after the crash \(after.crash)")
             }

@@ -17,22 +17,22 @@ struct RestoreEqualsBackup: Invariant {
                 return Self.allOrNothing(restore.live.state ?? Measured(error: "not read"), before: before, backup: backup?.backup?.store.state?.value, label: step.label)
             }
             guard step.succeeded, restore.atTime == nil, let comparison = restore.comparison else { return nil }
-            return Self.verdict(comparison, backup: backup, label: step.label, name: name, differs: "differs from the backup")
+            return Self.verdict(comparison, lacking: run.missingFiles(givenTo: restore), backup: backup, label: step.label, name: name,
+                                differs: "differs from the backup")
         }
     }
 
     /// The comparison's violations, less the missing attachment files the backup already lacked.
-    static func violations(_ report: CheckReport, backup: StepRecord?) -> (findings: [Finding], inherited: Int) {
-        let lacking = JudgedRun.missingFiles(of: backup)
+    static func violations(_ report: CheckReport, lacking: Set<String>) -> (findings: [Finding], inherited: Int) {
         let inherited = report.violations.filter { $0.kind == .missingExternalFile && lacking.contains(JudgedRun.objectKey($0)) }
         return (report.violations.filter { finding in !inherited.contains(finding) }, inherited.count)
     }
 
-    static func verdict(_ comparison: Measured<CheckReport>, backup: StepRecord?, label: String, name: String, differs: String) -> Verdict {
+    static func verdict(_ comparison: Measured<CheckReport>, lacking: Set<String>, backup: StepRecord?, label: String, name: String, differs: String) -> Verdict {
         guard let report = comparison.value else {
             return Verdict(name, .violated, "\(label): cannot compare", evidence: [comparison.error ?? "?"])
         }
-        let (findings, inherited) = violations(report, backup: backup)
+        let (findings, inherited) = violations(report, lacking: lacking)
         let note = inherited == 0 ? "" : " (\(inherited) attachment file(s) the backup \(backup?.label ?? "") itself lacked, its own finding)"
         if findings.isEmpty && (!report.hasViolations || inherited > 0) {
             return Verdict(name, .held, "\(label): equal object by object and blob by blob" + note)

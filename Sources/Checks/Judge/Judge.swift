@@ -16,8 +16,9 @@ public enum Judge {
         let run = JudgedRun(record)
         let plan = record.plan
         let named = Set(plan.invariants + plan.expectedViolations)
+        // The scenario's invariants (all by default); the app's own are always reported, apart unless named.
         let selected = InvariantRegistry.all.filter { invariant in
-            plan.invariants.isEmpty ? invariant.judgedByDefault || named.contains(invariant.name) : named.contains(invariant.name)
+            invariant.owner == .app || (plan.invariants.isEmpty ? invariant.judgedByDefault : false) || named.contains(invariant.name)
         }
         let verdicts: [Verdict]
         if let reason = record.environmentError {

@@ -46,7 +46,7 @@ public struct JudgedRun: Sendable {
         for step in record.steps {
             if let backup = step.backup { stores.append((backup.store, { _ in false })) }
             if let restore = step.restore {
-                let lacking = Self.missingFiles(of: backup(named: restore.source))
+                let lacking = missingFiles(givenTo: restore)
                 stores.append((restore.live, { $0.kind == .missingExternalFile && lacking.contains(Self.objectKey($0)) }))
             }
         }
@@ -57,9 +57,11 @@ public struct JudgedRun: Sendable {
         return stores
     }
 
-    /// The objects whose attachment file a backup lacked ("Note Z_PK 12"), from its checker report.
-    static func missingFiles(of backup: StepRecord?) -> Set<String> {
-        Set((backup?.backup?.store.checks.value?.violations ?? []).filter { $0.kind == .missingExternalFile }.map(objectKey))
+    /// The objects whose attachment file the backup a restore was given lacked ("Note Z_PK 12"): from its
+    /// report as the restore found it, or else as it was right after the backup.
+    func missingFiles(givenTo restore: RestoreMeasurement) -> Set<String> {
+        let report = restore.backupAsGiven?.value ?? backup(named: restore.source)?.backup?.store.checks.value
+        return Set((report?.violations ?? []).filter { $0.kind == .missingExternalFile }.map(Self.objectKey))
     }
 
     static func objectKey(_ finding: Finding) -> String { "\(finding.entity ?? "") \(finding.object ?? "")" }

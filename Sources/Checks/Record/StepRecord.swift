@@ -80,6 +80,9 @@ public struct BackupAfterCrash: Sendable, Codable {
 public struct RestoreMeasurement: Sendable, Codable {
     /// The backup step it restored (its name in `RunRecord.steps`).
     public var source: String
+    /// The checker's report of that backup as the restore was given it, read right before the restore began (a
+    /// crash since the backup may have taken part of it): what the restore is judged against.
+    public var backupAsGiven: Measured<CheckReport>?
     /// The live store right after it (or as the crash that cut it short left it).
     public var live: StoreMeasurement
     /// `at_time`: the moment (run clock) it restored to.

@@ -46,6 +46,8 @@ extension ScenarioRunner {
         let target: URL
         /// The backup a restore copies from (the last one whose files exist).
         var backupSource: (name: String, store: URL)?
+        /// That backup as the restore is given it (a crash since may have taken part of it).
+        var backupGiven: Measured<CheckReport>?
         switch step.action {
         case .restore:
             guard let last = record.steps.last(where: { $0.backup.map { FileManager.default.fileExists(atPath: $0.store.path) } ?? false }),
@@ -57,6 +59,7 @@ extension ScenarioRunner {
             if scenario.writers.acrossRestore == "stop" { children.killAll { $0.name.hasPrefix("writer-") } }
             readLiveBeforeRestore(live)
             backupSource = (last.name, URL(fileURLWithPath: path))
+            backupGiven = Measured.of { try StoreVerifier.verify(URL(fileURLWithPath: path)) }
             target = live
             arguments = ["restore", "--strategy", step.strategy, path, live.path]
         default:
@@ -159,6 +162,7 @@ extension ScenarioRunner {
             let label = "\(name) (\(step.strategy))"
             var restore = RestoreMeasurement(source: backupSource?.name ?? "", live: Measure.store(live, label: "live store after \(label)",
                                                                                                   state: interrupted || step.atTime != nil))
+            restore.backupAsGiven = backupGiven
             if succeeded { restore.connections = measureConnections(live: live, children: children) }
             guard succeeded else {
                 stepRecord.restore = restore
