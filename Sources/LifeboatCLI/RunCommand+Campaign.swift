@@ -145,6 +145,11 @@ extension RunCommand {
             if verdict.status == .violated, let cause = verdict.cause { print("            cause: \(cause.prefix(400))") }
         }
         for verdict in result.verdicts where verdict.status != .notApplicable && !verdict.isAppsOwn { line(verdict, violated: "VIOLATED") }
+        // Nothing passes vacuously: what the run gave nothing to examine is named (report.md says why).
+        let unexercised = result.verdicts.filter { $0.status == .notApplicable && !$0.isAppsOwn && result.environmentError == nil }
+        if !unexercised.isEmpty {
+            print("   not exercised: \(unexercised.map(\.invariant).joined(separator: ", ")) (why: report.md)")
+        }
         let apps = result.verdicts.filter { $0.isAppsOwn && $0.status != .notApplicable }
         if !apps.isEmpty {
             print("   the app's own (Core Data's behaviour, not the program's; reported apart):")

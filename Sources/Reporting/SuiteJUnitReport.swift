@@ -24,7 +24,7 @@ public enum SuiteJUnitReport {
                 let repro = entry.run.map { "\n(repro: \($0.path)/repro.yaml)" } ?? ""
                 for verdict in entry.verdicts {
                     let flaky = entry.flaky.contains(verdict.invariant)
-                    let failure = JUnitReport.failureMessage(Verdict(verdict.invariant, verdict.status, verdict.summary), expectation: entry.expectation)
+                    let failure = JUnitReport.failureMessage(verdict.verdict, expectation: entry.expectation)
                     var body = ""
                     if let failure {
                         suiteFailures += 1
@@ -38,7 +38,7 @@ public enum SuiteJUnitReport {
                     cases.append("    <testcase classname=\"\(classname)\" name=\"\(JUnitReport.xml(verdict.invariant)) [seed \(entry.seed)]\" time=\"\(String(format: "%.3f", entry.seconds / Double(max(1, entry.verdicts.count))))\">\(body)</testcase>")
                 }
                 if !entry.errors.isEmpty, entry.expectationMet == false, !entry.verdicts.contains(where: {
-                    JUnitReport.failureMessage(Verdict($0.invariant, $0.status, $0.summary), expectation: entry.expectation) != nil
+                    JUnitReport.failureMessage($0.verdict, expectation: entry.expectation) != nil
                 }) {
                     // A run that failed its expectation through run errors alone still fails in CI.
                     suiteFailures += 1

@@ -202,7 +202,9 @@ public struct SuiteEntry: Sendable, Codable, Equatable {
 
     /// The entry for a pair's runs: the first decides the verdicts; reruns only mark what changed as flaky.
     public static func ran(_ first: RunResult, path: String, reruns: [(RunResult, String)]) -> SuiteEntry {
-        let verdicts = first.verdicts.map { InvariantVerdict(invariant: $0.invariant, status: $0.status, summary: $0.summary, evidence: $0.evidence.first, cause: $0.cause) }
+        let verdicts = first.verdicts.map {
+            InvariantVerdict(invariant: $0.invariant, status: $0.status, summary: $0.summary, evidence: $0.evidence.first, cause: $0.cause, owner: $0.owner)
+        }
         var flaky: [String] = []
         for verdict in first.verdicts {
             let others = reruns.compactMap { rerun in rerun.0.verdicts.first { $0.invariant == verdict.invariant }?.status }
@@ -229,7 +231,7 @@ public struct RunRef: Sendable, Codable, Equatable {
         runID = result.runID
         self.path = path
         expectationMet = result.expectationMet
-        violated = result.verdicts.filter { $0.status == .violated }.map(\.invariant)
+        violated = result.verdicts.filter { $0.status == .violated && !$0.isAppsOwn }.map(\.invariant)
         seconds = result.seconds
     }
 }
@@ -260,4 +262,9 @@ public struct InvariantVerdict: Sendable, Codable, Equatable {
     public var evidence: String?
     /// Why, where the run could tell (`Verdict.cause`: the operations a crash dropped).
     public var cause: String?
+    /// `app` for the app's own findings (reported apart, never a failure of the program).
+    public var owner: Owner?
+
+    /// As a verdict, for the renderers that judge one (JUnit's failure message).
+    public var verdict: Verdict { Verdict(invariant, status, summary, owner: owner) }
 }
