@@ -62,12 +62,7 @@ public enum FaultWalkReport {
         """
     }
 
-    static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
-    }
+    static func escape(_ text: String) -> String { PageText.markdownCell(text) }
 
-    static func h(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-    }
+    static func h(_ text: String) -> String { PageText.html(text) }
 }

@@ -107,8 +107,5 @@ public enum HTMLReport {
         value == value.rounded() ? String(Int(value)) : String(format: "%.2f", value)
     }
 
-    static func h(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-    }
+    static func h(_ text: String) -> String { PageText.html(text) }
 }

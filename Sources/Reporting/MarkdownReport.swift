@@ -42,7 +42,5 @@ public enum MarkdownReport {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
-    }
+    static func escape(_ text: String) -> String { PageText.markdownCell(text) }
 }

@@ -122,7 +122,5 @@ public enum BugCatalogReport {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    static func cell(_ text: String) -> String {
-        text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
-    }
+    static func cell(_ text: String) -> String { PageText.markdownCell(text) }
 }

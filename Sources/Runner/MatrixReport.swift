@@ -1,4 +1,5 @@
 import Foundation
+import Reporting
 
 /// Writes a matrix drill's result as `report.json` and `report.md` in its run directory.
 public enum MatrixReport {
@@ -18,7 +19,7 @@ public enum MatrixReport {
             "|---|---|---|---|---|---|",
         ]
         for item in result.cases {
-            let evidence = item.findings.first.map { $0.replacingOccurrences(of: "|", with: "\\|") } ?? ""
+            let evidence = item.findings.first.map { PageText.markdownCell($0) } ?? ""
             lines.append("| \(item.operation) | \(item.name) | \(item.expected) | \(item.actual)\(item.matches ? "" : " (unexpected)") | \(String(format: "%.3f", item.seconds)) | \(evidence) |")
         }
         return lines.joined(separator: "\n") + "\n"

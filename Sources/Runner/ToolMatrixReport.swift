@@ -1,4 +1,5 @@
 import Foundation
+import Reporting
 
 /// The matrix as Markdown (what docs/real-tools.md holds), JSON (`lifeboat.matrix/1`) and HTML: pure functions
 /// of a `ToolMatrix.Result`. Links to run reports and repro files are relative to `base`, the directory the
@@ -153,15 +154,10 @@ public enum ToolMatrixReport {
         return lines
     }
 
-    static func cell(_ text: String) -> String {
-        text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
-    }
+    static func cell(_ text: String) -> String { PageText.markdownCell(text) }
 
     public static func html(_ result: ToolMatrix.Result) -> String {
-        func h(_ s: String) -> String {
-            s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
-                .replacingOccurrences(of: "\"", with: "&quot;")
-        }
+        let h = PageText.html
         var rows = ""
         for tool in result.tools {
             rows += "<tr><th>\(h(tool.recipe))<br><small>\(h(tool.version))</small></th>"
