@@ -41,7 +41,9 @@ public struct StoreState: Sendable, Codable, Equatable {
     /// copy (`StoreSnapshot`) that SQLite recovers first (rolling back a hot journal, replaying the `-wal`), so
     /// a check after a crash judges what the crash left and never creates a `-wal`, `-shm` or empty file beside
     /// the store. A missing store throws `missingStore`, an empty file says it is empty.
-    public static func read(_ url: URL, model: ManagedObjectModel = .library) throws -> StoreState {
+    /// External data files named in `treatingAsMissing` count as missing whatever they hold: the objects that
+    /// name them are compared by presence only (`missingBlobs`).
+    public static func read(_ url: URL, model: ManagedObjectModel = .library, treatingAsMissing: Set<String> = []) throws -> StoreState {
         try onRecoveredCopy(of: url) { copy in
             if try StoreKind.of(copy) == .layout { return try readLayout(copy) }
             let model = ManagedObjectModel.appModel(for: copy, fallback: model)
@@ -49,7 +51,7 @@ public struct StoreState: Sendable, Codable, Equatable {
             options.readOnly = true
             let store = try PersistentStore(at: copy, model: model, options: options)
             defer { try? store.close() }
-            return try read(store, model: model, holding: {})
+            return try read(store, model: model, treatingAsMissing: treatingAsMissing, holding: {})
         }
     }
 
@@ -83,7 +85,8 @@ public struct StoreState: Sendable, Codable, Equatable {
 
     /// Reads an open store in one read transaction and calls `hold` before that transaction ends: a reader that
     /// keeps its snapshot a while, as an app's UI fetch does (a WAL checkpoint cannot pass its read mark).
-    public static func read(_ store: PersistentStore, model: ManagedObjectModel = .library, holding hold: () -> Void) throws -> StoreState {
+    public static func read(_ store: PersistentStore, model: ManagedObjectModel = .library, treatingAsMissing: Set<String> = [],
+                            holding hold: () -> Void) throws -> StoreState {
         // The objects writers change: notes, and the objects of an entity hierarchy where the model has one.
         let written = Set(["Note"] + model.hierarchyEntities)
         var state = StoreState()
@@ -91,7 +94,7 @@ public struct StoreState: Sendable, Codable, Equatable {
         state.versionHashes = store.metadata.versionHashes
         try store.read { db in
             for entity in model.entities {
-                try store.forEachObject(entity.name, db, placeholderForMissingData: placeholder) { object in
+                try store.forEachObject(entity.name, db, placeholderForMissingData: placeholder, treatingAsMissing: treatingAsMissing) { object in
                     if object.attributes.values.contains(where: { $0.binaryData?.starts(with: placeholder) == true }) {
                         state.missingBlobs.insert(object.id)
                     }

@@ -72,10 +72,11 @@ extension PersistentStore {
     ///
     /// A missing external data file reads as nil, as Core Data materialises such a row (no error), unless
     /// `placeholderForMissingData` is set: then the value reads as those bytes followed by the file name, so
-    /// checkers can go on and report it.
+    /// checkers can go on and report it. Files named in `treatingAsMissing` read as missing whatever they hold
+    /// (a judge setting aside attachments whose loss is somebody else's finding).
     public func forEachObject(_ entityName: String, _ db: Database, filter: String? = nil,
                               arguments: StatementArguments = [], limit: Int? = nil,
-                              placeholderForMissingData: Data? = nil,
+                              placeholderForMissingData: Data? = nil, treatingAsMissing: Set<String> = [],
                               _ body: (ManagedObject) throws -> Void) throws {
         guard let entity = model.entity(named: entityName) else { throw StoreError.invalidObject("unknown entity \(entityName)") }
         let identity = StoreLayout.columnName(model.identityAttribute)
@@ -103,7 +104,7 @@ extension PersistentStore {
             var object = ManagedObject(entity: entity.name, id: id)
             for attribute in entity.attributes where attribute.name != model.identityAttribute {
                 let value = try ColumnCoding.decode(row[StoreLayout.columnName(attribute.name)] ?? .null, attribute) { name in
-                    ExternalDataFiles.read(name, in: files) ?? placeholderForMissingData.map { $0 + Data(name.utf8) }
+                    (treatingAsMissing.contains(name) ? nil : ExternalDataFiles.read(name, in: files)) ?? placeholderForMissingData.map { $0 + Data(name.utf8) }
                 }
                 if value != .null { object.attributes[attribute.name] = value }
             }

@@ -88,6 +88,10 @@ import Workload
                                    live: Self.clean("live store after the crash", state: crashed, findings: [missing]),
                                    liveLoss: LossRecord(operations: [rename], cause: "rename ... by writer-1 was never followed by an fsync of its directory"))
         record.crash?.missingExternalFiles = ["AB12": rename]
+        // Read again with the app's lost attachment set aside: note 2 is compared by presence only.
+        var setAside = crashed
+        setAside.missingBlobs = [Self.ids[2]]
+        record.crash?.liveWithoutAppsLosses = Measured(setAside)
         record.liveAtEnd = Self.clean("live store at the end", state: crashed, findings: [missing])
         let judgement = Judge.judge(record)
         for name in ["durable-after-crash", "live-store-unaffected", "blobs-carried", "backup-completes"] {
@@ -107,10 +111,13 @@ import Workload
         let other = Judge.judge(record)
         #expect(other.verdicts.map(\.invariant) == ["durable-after-crash", "app-durable"] && other.verdicts[1].isAppsOwn && other.expectationMet)
 
-        // Once a program's operation is among the losses, the program's verdict stands, with the cause.
+        // A lost acknowledged commit that no attachment of the app's explains stays the program's finding, with
+        // the cause.
         record.plan = Self.plan()
-        record.crash?.liveLoss?.operations.append(LossRecord.Operation(what: "rename /Library.sqlite.tmp -> /Library.sqlite", path: "/Library.sqlite.tmp",
-                                                                       actor: "restore-1 (mv)", kind: .program, barrier: "never"))
+        var lostCommit = setAside
+        lostCommit.notes[Self.ids[1]] = nil
+        lostCommit.notes[Self.ids[2]] = nil
+        record.crash?.liveWithoutAppsLosses = Measured(lostCommit)
         let mixed = Judge.judge(record)
         let durable = verdict(mixed, "durable-after-crash")
         #expect(durable.status == .violated && durable.cause != nil, "\(durable)")

@@ -14,11 +14,14 @@ struct AppDurable: Invariant {
     func check(_ run: JudgedRun) -> [Verdict] {
         guard let crash = run.record.crash, crash.live != nil else { return [] }
         let files = crash.missingExternalFiles.filter { $0.value.kind == .app }.sorted { $0.key < $1.key }
-        // The program's invariants hand these over when every operation the crash dropped was the app's.
+        // What the program's invariants set aside: a change of acknowledged data that only the app's own lost
+        // attachments explain (violated as read, held with them set aside).
         var handedOver: [String] = []
-        if let loss = crash.liveLoss, loss.isAppsOwn {
-            let verdicts = [DurableAfterCrash.measured(run)].compactMap { $0 } + LiveStoreUnaffected.measured(run).filter(\.crashed).map(\.verdict)
-            for verdict in verdicts where verdict.status == .violated { handedOver += verdict.evidence.prefix(6) }
+        let pairs = [(DurableAfterCrash.measured(run, settingAsideAppsLosses: false), DurableAfterCrash.measured(run, settingAsideAppsLosses: true))]
+            + zip(LiveStoreUnaffected.measured(run, settingAsideAppsLosses: false), LiveStoreUnaffected.measured(run, settingAsideAppsLosses: true))
+            .filter { $0.0.crashed }.map { (Optional($0.0.verdict), Optional($0.1.verdict)) }
+        for (asRead, setAside) in pairs where asRead?.status == .violated && setAside?.status == .held {
+            handedOver += asRead?.evidence.prefix(6) ?? []
         }
         let dropped = crash.liveLoss?.appOperations ?? []
         guard !files.isEmpty || !handedOver.isEmpty else {

@@ -1,22 +1,25 @@
 import Foundation
 
 /// `durable-after-crash`: after the power failure and SQLite's recovery, every transaction acknowledged at
-/// synchronous=FULL (or EXTRA) is in the live store, and the store is a prefix state. Losses that the app's own
-/// never-synced operations explain are the app's (`app-durable`), not the program's.
+/// synchronous=FULL (or EXTRA) is in the live store, and the store is a prefix state. Attachments the app's own
+/// never-synced operations lost are set aside (compared by presence only): those losses are the app's
+/// (`app-durable`), not the program's.
 struct DurableAfterCrash: Invariant {
     let name = "durable-after-crash"
 
     func check(_ run: JudgedRun) -> [Verdict] {
-        guard let verdict = Self.measured(run) else { return [] }
-        if verdict.status == .violated, let loss = run.record.crash?.liveLoss, loss.isAppsOwn {
-            return [Verdict(name, .held, "what the crash took from the live store is the app's own: \(loss.appOperations.count) operation(s) it never synced (see app-durable)")]
+        guard var verdict = Self.measured(run, settingAsideAppsLosses: true) else { return [] }
+        if verdict.status == .held, Self.measured(run, settingAsideAppsLosses: false)?.status == .violated {
+            verdict.summary += "; what else the crash took is the app's own (see app-durable)"
         }
         return [verdict]
     }
 
-    /// The verdict on the live store after the crash, whoever caused the loss, with the op log's cause.
-    static func measured(_ run: JudgedRun) -> Verdict? {
-        guard let crash = run.record.crash, let state = crash.live?.state?.value else { return nil }
+    /// The verdict on the live store after the crash, with the op log's cause: on the store with the app's own
+    /// lost attachments set aside (the program's), or as read (everyone's).
+    static func measured(_ run: JudgedRun, settingAsideAppsLosses: Bool) -> Verdict? {
+        guard let crash = run.record.crash, let read = crash.live?.state?.value else { return nil }
+        let state = settingAsideAppsLosses ? crash.liveWithoutAppsLosses?.value ?? read : read
         let oracle = run.oracle(round: run.roundNumber(at: crash.at))
         var verdict = verdict(oracle.match(state), oracle: oracle, crashAt: crash.at, synchronous: run.record.plan.synchronous, fault: crash.description)
         if verdict.status == .violated { verdict.cause = crash.liveLoss?.cause }

@@ -3,16 +3,18 @@ import Foundation
 /// `live-store-unaffected`: the app's writers and readers saw no errors (SQLITE_BUSY waits aside) and ran to their
 /// end, and the live store holds exactly what they committed: at the end of each round of writers (as the
 /// restore that ended it found it, or at the end of the run). After a crash the store must still be a prefix
-/// state; losses the app's own never-synced operations explain are `app-durable`'s.
+/// state; attachments the app's own never-synced operations lost are set aside (`app-durable`'s).
 struct LiveStoreUnaffected: Invariant {
     let name = "live-store-unaffected"
 
     func check(_ run: JudgedRun) -> [Verdict] {
-        var verdicts = Self.measured(run).map { entry -> Verdict in
-            if entry.verdict.status == .violated, entry.crashed, let loss = run.record.crash?.liveLoss, loss.isAppsOwn {
-                return Verdict(name, .held, "what the crash took from the live store is the app's own: \(loss.appOperations.count) operation(s) it never synced (see app-durable)")
+        let everyone = Self.measured(run, settingAsideAppsLosses: false)
+        var verdicts = Self.measured(run, settingAsideAppsLosses: true).enumerated().map { position, entry -> Verdict in
+            var verdict = entry.verdict
+            if verdict.status == .held, entry.crashed, position < everyone.count, everyone[position].verdict.status == .violated {
+                verdict.summary += "; what else the crash took is the app's own (see app-durable)"
             }
-            return entry.verdict
+            return verdict
         }
         // A writer or reader that ended on its own with an error never finished what the app asked of it.
         let failed = run.record.processes.filter(\.failed)
@@ -29,14 +31,17 @@ struct LiveStoreUnaffected: Invariant {
 
     /// One verdict per round of writers whose live store was read, whoever caused a loss, and whether the round
     /// ended in the crash.
-    static func measured(_ run: JudgedRun) -> [(verdict: Verdict, crashed: Bool)] {
+    /// After a crash the round's store is read as the crash left it, with the attachments the app's own lost
+    /// operations touched set aside when `settingAsideAppsLosses` (the program's verdict).
+    static func measured(_ run: JudgedRun, settingAsideAppsLosses: Bool) -> [(verdict: Verdict, crashed: Bool)] {
         let record = run.record
         let rounds = record.rounds.isEmpty ? [RoundRecord(number: 0, start: 0, base: record.initial)] : record.rounds
         var result: [(Verdict, Bool)] = []
         for (position, round) in rounds.enumerated() {
             let last = position == rounds.count - 1
-            guard let state = round.liveBeforeRestore ?? (last ? record.liveAtEnd?.state?.value : nil) else { continue }
             let crashedHere = record.crash.map { run.roundNumber(at: $0.at) == round.number } ?? false
+            let setAside = settingAsideAppsLosses && crashedHere ? record.crash?.liveWithoutAppsLosses?.value : nil
+            guard let state = round.liveBeforeRestore ?? (last ? setAside ?? record.liveAtEnd?.state?.value : nil) else { continue }
             guard !crashedHere || round.liveBeforeRestore == nil else { continue }
             let oracle = run.oracle(round: position)
             var verdict = verdict(oracle.match(state), oracle: oracle, state: state, crashed: crashedHere, readAt: round.liveBeforeRestoreAt)

@@ -23,6 +23,12 @@ public struct CrashRecord: Sendable, Codable {
         self.liveLoss = liveLoss
     }
 
+    /// The live store read again with every attachment file the app's own unsynced operations touched counted
+    /// as missing (compared by presence only): what the program's invariants judge, so a change of data that
+    /// only the app's own lost writes explain is `app-durable`'s, never the program's. Nil when the crash took
+    /// no such file.
+    public var liveWithoutAppsLosses: Measured<StoreState>?
+
     /// The missing external files the app's own operations took (its writers', never synced or deleted early).
     public var appsMissingExternalFiles: Set<String> {
         Set(missingExternalFiles.filter { $0.value.kind == .app }.keys)
@@ -93,4 +99,18 @@ public struct LossRecord: Sendable, Codable, Equatable {
 
     /// The app's operations the crash dropped, never synced.
     public var appOperations: [Operation] { operations.filter { $0.kind == .app && $0.barrier == "never" } }
+
+    /// The attachment files those operations wrote, created or renamed into place (an interim file by the name
+    /// it was to be renamed to).
+    public var appsExternalFiles: Set<String> {
+        var names = Set<String>()
+        for operation in appOperations {
+            for path in [operation.path, operation.what.components(separatedBy: " -> ").last ?? ""] where path.contains("/_EXTERNAL_DATA/") {
+                var name = String(path.split(separator: "/").last ?? "")
+                if name.hasSuffix(".interim") { name = String(name.dropLast(".interim".count)) }
+                if !name.isEmpty { names.insert(name) }
+            }
+        }
+        return names
+    }
 }

@@ -58,6 +58,13 @@ extension ScenarioRunner {
             let measured = Measure.store(live, label: "live store after the crash", state: true)
             record.crash = CrashRecord(at: at, description: description, live: measured, liveLoss: lossRecord(store: live, what: "the live store"))
             record.crash?.missingExternalFiles = missingExternalFileFates(measured.checks.value)
+            // The same store with the attachments the app's own lost operations touched set aside: what the
+            // program's invariants judge.
+            let appsFiles = (record.crash?.liveLoss?.appsExternalFiles ?? [])
+                .union(record.crash?.missingExternalFiles.filter { $0.value.kind == .app }.keys ?? [:].keys)
+            if !appsFiles.isEmpty {
+                record.crash?.liveWithoutAppsLosses = Measured.of { try StoreState.read(live, treatingAsMissing: appsFiles) }
+            }
         } else {
             record.crash = CrashRecord(at: at, description: description, live: nil, liveLoss: nil)
         }
