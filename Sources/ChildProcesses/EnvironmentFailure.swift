@@ -115,23 +115,30 @@ public enum EnvironmentFailure {
     /// interpreter, when an option says the code comes from elsewhere (`sh -c`, `python3 -m`, `perl -e`, `-` for
     /// the standard input), or when the script's word is not known (computed by the shell, or past what was read).
     static func scriptIndex(_ words: [String]) -> Int? {
-        guard let first = words.first, isInterpreter((first as NSString).lastPathComponent) else { return nil }
+        guard let first = words.first, let family = interpreterFamily((first as NSString).lastPathComponent) else { return nil }
+        let (elsewhere, withValue) = interpreterOptions[family] ?? ([], [])
         var index = 1
         while index < words.count {
             let word = words[index]
             if word == "--" { return index + 1 < words.count ? index + 1 : nil }
-            guard word.hasPrefix("-"), word != "-" else { return word == "-" ? nil : index }
-            if codeElsewhere.contains(word) || word.hasPrefix("--") && codeElsewhere.contains(String(word.prefix { $0 != "=" })) { return nil }
-            index += optionsWithValue.contains(word) ? 2 : 1
+            if word == "-" { return nil }
+            guard word.hasPrefix("-") else { return index }
+            if elsewhere.contains(String(word.prefix { $0 != "=" })) { return nil }
+            index += withValue.contains(word) ? 2 : 1
         }
         return nil
     }
 
-    /// Interpreter options after which no script file follows: the code is on the command line, a module, or
-    /// the standard input.
-    static let codeElsewhere: Set<String> = ["-c", "-e", "-E", "-m", "-s", "-i", "-p", "-n", "--eval", "--print", "--command"]
-    /// Interpreter options whose value is the next word (python's -W, -X; perl's -I, -M given apart; sh's -o).
-    static let optionsWithValue: Set<String> = ["-W", "-X", "-I", "-M", "-o", "-O", "-r", "--require"]
+    /// Per interpreter family: the options after which no script file follows (the code is on the command line,
+    /// a module, or the standard input), and the options whose value is the next word. Options not named are
+    /// flags (`sh -e`, `python3 -u`, `perl -w`).
+    static let interpreterOptions: [String: (elsewhere: Set<String>, withValue: Set<String>)] = [
+        "sh": (["-c", "-s"], ["-o", "+o"]),
+        "python": (["-c", "-m"], ["-W", "-X", "--check-hash-based-pycs"]),
+        "perl": (["-e", "-E"], ["-I", "-M", "-m", "-x"]),
+        "ruby": (["-e"], ["-I", "-r", "-C", "-E"]),
+        "node": (["-e", "--eval", "-p", "--print", "-i", "--interactive", "-c", "--check"], ["-r", "--require", "--import"]),
+    ]
 
     /// The word of `command` that names the file it runs, as written (no variable in it), with where it stands in
     /// `command` (quotes included): the program itself when the first word is a path (`./backup.sh`), or an
@@ -152,11 +159,13 @@ public enum EnvironmentFailure {
         return (chosen.text, start..<command.index(start, offsetBy: chosen.span.count))
     }
 
-    /// `sh`, `python3` and `python3.12` alike: a name in `interpreters`, or one with a version number after it.
-    static func isInterpreter(_ program: String) -> Bool {
+    /// The family of an interpreter (`sh` for the shells, `python` for `python3` and `python3.12`, ...), or nil
+    /// for a program that is no interpreter: a name in `interpreters`, or one with a version number after it.
+    static func interpreterFamily(_ program: String) -> String? {
         let name = String(program.prefix { !$0.isNumber && $0 != "." })
-        let version = program.dropFirst(name.count)
-        return interpreters.contains(program) || interpreters.contains(name) && version.allSatisfy { $0.isNumber || $0 == "." }
+        guard interpreters.contains(program) || interpreters.contains(name) && program.dropFirst(name.count).allSatisfy({ $0.isNumber || $0 == "." })
+        else { return nil }
+        return ["bash", "dash", "zsh", "ksh", "sh"].contains(name) ? "sh" : name
     }
 
     /// `simpleWords` with where each word stands in the command (character offsets, quotes included).

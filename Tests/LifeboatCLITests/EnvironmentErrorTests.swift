@@ -186,7 +186,7 @@ import Testing
     @Test func anInterpretersMissingScriptIsFoundPastItsOptions() throws {
         let scratch = try Scratch("env-interpreters")
         for command in ["sh missing.sh", "bash -x missing.sh", "python3 missing.py", "python3 -u missing.py", "python3 -W ignore missing.py",
-                        "python missing.py", "perl -w missing.pl", "python3.11 missing.py", "/bin/sh missing.sh", "sh -- missing.sh"] {
+                        "python missing.py", "perl -w missing.pl", "python3.11 missing.py", "/bin/sh missing.sh", "sh -- missing.sh", "sh -e missing.sh"] {
             let reason = EnvironmentFailure.preflight(command: command, directory: scratch.url.path)
             #expect(reason?.contains("\(scratch.url.path)/missing.") == true && reason?.contains("does not exist or cannot be read") == true,
                     "\(command): \(reason ?? "nil")")
