@@ -39,6 +39,20 @@ public enum ProgramFiles {
         return rewritten
     }
 
+    /// `command` as a repro file keeps it (`RunReports.replayable`): `$LIFEBOAT_SCENARIO_DIR` replaced by the
+    /// scenario's folder, and a file the command names by a relative path (`sh my-backup.sh`, which the shell
+    /// finds from the folder `lifeboat` ran in) named by its absolute path, so the repro replays from any folder.
+    public static func pinned(_ command: String, scenarioDirectory: String,
+                              workingDirectory: String = FileManager.default.currentDirectoryPath) -> String {
+        var pinned = command.replacingOccurrences(of: "${LIFEBOAT_SCENARIO_DIR}", with: scenarioDirectory)
+            .replacingOccurrences(of: "$LIFEBOAT_SCENARIO_DIR", with: scenarioDirectory)
+        if let word = EnvironmentFailure.scriptWord(of: pinned), !word.text.hasPrefix("/") {
+            pinned.replaceSubrange(word.range, with: quoted(URL(fileURLWithPath: (workingDirectory as NSString)
+                .appendingPathComponent(word.text)).standardizedFileURL.path))
+        }
+        return pinned
+    }
+
     /// Copies every file of the program folder `from` (the scripts `place` put there; not `recipe.md`) into
     /// `to`, keeping their relative paths and permissions.
     public static func copyAll(from: URL, to: URL) throws {

@@ -87,6 +87,18 @@ extension TryCommandTests {
         #expect(!notRun.verdicts.contains { $0.status == .violated })
     }
 
+    /// Every run's repro.yaml names its scripts so that it replays from any folder: the scenario's folder for
+    /// `$LIFEBOAT_SCENARIO_DIR`, and the absolute path of a script the command names relative to the folder the
+    /// run was started in.
+    @Test func reprosPinScriptsToAbsolutePaths() {
+        #expect(ProgramFiles.pinned("sh my-backup.sh --fast", scenarioDirectory: "/s", workingDirectory: "/w") == "sh '/w/my-backup.sh' --fast")
+        #expect(ProgramFiles.pinned("python3 -u \"../my backup.py\" -v", scenarioDirectory: "/s", workingDirectory: "/w/x") == "python3 -u '/w/my backup.py' -v")
+        #expect(ProgramFiles.pinned("./tools/b.sh \"$LIFEBOAT_STORE\"", scenarioDirectory: "/s", workingDirectory: "/w") == "'/w/tools/b.sh' \"$LIFEBOAT_STORE\"")
+        #expect(ProgramFiles.pinned("sh \"$LIFEBOAT_SCENARIO_DIR/b.sh\"", scenarioDirectory: "/s", workingDirectory: "/w") == "sh \"/s/b.sh\"")
+        #expect(ProgramFiles.pinned("sh ${LIFEBOAT_SCENARIO_DIR}/b.sh", scenarioDirectory: "/s", workingDirectory: "/w") == "sh /s/b.sh")
+        #expect(ProgramFiles.pinned("rsync -a \"$LIFEBOAT_STORE\" b", scenarioDirectory: "/s", workingDirectory: "/w") == "rsync -a \"$LIFEBOAT_STORE\" b")
+    }
+
     /// A Core Data store with no attribute that allows external storage (the xcserver fixture) has no attachments:
     /// the attachments situation is not exercised on it (not run, exit 3, no "held"), in the terminal lines and
     /// the matrix report, with how to exercise it.
