@@ -37,10 +37,11 @@ public enum EnvironmentFailure {
     public static let interpreterStatus: Int32 = 2
 
     /// The interpreter's own message for a script it cannot open: dash's "sh: 0: cannot open FILE: No such file"
-    /// (older: "Can't open FILE"), python's "can't open file 'FILE': [Errno 2] ...", perl's "Can't open perl
-    /// script".
+    /// (older: "Can't open FILE"; line 0, before any line of a script was read: a redirection a script makes
+    /// fails with its own line number, "backup.sh: 3: cannot open …", and that is the program's failure),
+    /// python's "can't open file 'FILE': [Errno 2] ...", perl's "Can't open perl script".
     static func isOpenFailure(_ line: String) -> Bool {
-        line.range(of: #"^[^:]+: \d+: (cannot open|Can't open) "#, options: .regularExpression) != nil
+        line.range(of: #"^[^:]+: 0: (cannot open|Can't open) "#, options: .regularExpression) != nil
             || line.contains(": can't open file ") && line.contains("[Errno ")
             || line.hasPrefix("Can't open perl script ")
     }

@@ -210,6 +210,9 @@ import Testing
         #expect(EnvironmentFailure.reason(exitCode: 2, signal: nil, output: "/usr/bin/python3: can't open file '/w/b.py': [Errno 2] No such file or directory\n") != nil)
         #expect(EnvironmentFailure.reason(exitCode: 2, signal: nil, output: "Can't open perl script \"b.pl\": No such file or directory\n") != nil)
         #expect(EnvironmentFailure.reason(exitCode: 2, signal: nil, output: "rsync error: some files could not be transferred\n") == nil)
+        // A redirection inside the program that fails is the program's own failure (its line number, not 0).
+        #expect(EnvironmentFailure.reason(exitCode: 2, signal: nil, output: "/w/backup.sh: 3: cannot open /w/in.txt: No such file\n") == nil)
+        #expect(EnvironmentFailure.reason(exitCode: 2, signal: nil, output: "sh: 1: cannot open /w/in.txt: No such file\n") == nil)
         #expect(EnvironmentFailure.reason(exitCode: 1, signal: nil, output: "sh: 0: cannot open my-backup.sh: No such file\n") == nil)
     }
 
