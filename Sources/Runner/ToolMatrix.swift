@@ -99,7 +99,7 @@ public enum ToolMatrix {
     }
 
     public struct Result: Sendable, Codable {
-        public var schema = "lifeboat.matrix/1"
+        public var schema = "lifeboat.matrix/2"
         public var matrixID: String
         public var directory: String
         public var command: String
