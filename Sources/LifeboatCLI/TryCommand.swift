@@ -15,8 +15,8 @@ struct TryCommand: ParsableCommand {
             The backup program gets LIFEBOAT_STORE (the live store's .sqlite, in its folder with the -wal and the \
             .<Store>_SUPPORT folder) and LIFEBOAT_BACKUP_DIR (fill it, keeping the store's file name); the restore \
             program gets LIFEBOAT_BACKUP (the backup's .sqlite) and LIFEBOAT_STORE (put it back there). Both run \
-            with /bin/sh -c from the current directory; a script the command line names (sh my-backup.sh) is copied \
-            beside the scenarios, so repros and --save folders run from any folder. Exit 0 every situation held, 1 a \
+            with /bin/sh -c from the current directory; a script the command line names (sh my-backup.sh) is named by \
+            its absolute path in runs and repros, and copied into a --save folder, so both run from any folder. Exit 0 every situation held, 1 a \
             finding, 2 bad input or a program that could not start (not installed, not executable, a missing \
             script), checked before anything runs, 3 a situation not exercised on your --store (no attachments).
             """)
@@ -87,7 +87,7 @@ struct TryCommand: ParsableCommand {
         print("")
         for line in TryProgram.lines(result, skipped: skipped, matrix: directory.url) { print(line) }
         if let save {
-            let files = try TryProgram.save(recipe, seed: seedList[0], to: URL(cliPath: save))
+            let files = try TryProgram.save(recipe, program: program, workingDirectory: workingDirectory, seed: seedList[0], to: URL(cliPath: save))
             print("saved \(files.count) scenario file(s) and the program's scripts in \(save): lifeboat run \(save) --seeds \(seeds)")
         }
         print("report: \(directory.url.path)/matrix.html")

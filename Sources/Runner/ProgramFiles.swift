@@ -1,21 +1,24 @@
 import ChildProcesses
 import Foundation
 
-/// The files of a user's program, carried with the scenarios `lifeboat try` writes so that they run from any
-/// working folder: its runs, the repro files of its findings and a `--save` folder for CI alike.
+/// The file a user's command line runs (`EnvironmentFailure.scriptWord`: `sh my-backup.sh`, `python3
+/// backup.py`, `./backup.sh`), named so that what `lifeboat try` and every run leave behind runs from any working
+/// folder:
 ///
-/// The file a command line runs (`EnvironmentFailure.scriptWord`: `sh my-backup.sh`, `python3 backup.py`,
-/// `./backup.sh`) is copied into the program folder beside the scenarios when it lies in or under the working
-/// folder, and the command names the copy through `$LIFEBOAT_SCENARIO_DIR` (the scenario file's folder, which a
-/// repro pins to an absolute path); a file elsewhere is named by its absolute path, so a missing one is the
-/// runner's preflight error ("does not exist or cannot be read"), never a finding. A command whose file the
-/// command line does not show (`cd dir && make backup`, a program on PATH) runs as it is, from the folder
-/// `lifeboat` runs in. Only the named file is carried: a script that runs other files of the working folder by
-/// relative path still needs that folder.
+/// - `pinned`: by its absolute path, for `try`'s runs and every repro (`RunReports.replayable`). The user's own
+///   file runs, with its `$0`, `__file__` and the files beside it; a file that is gone is the runner's preflight
+///   error ("does not exist or cannot be read"), so a replay says "not run", never "did not reproduce".
+/// - `place`: copied into a folder (a `--save` folder for CI) when it lies in or under the working folder, and
+///   named through `$LIFEBOAT_SCENARIO_DIR`, so the folder runs wherever it is copied; one elsewhere by its
+///   absolute path. Only the named file is carried: a script that uses files beside it (a python import, `.
+///   lib.sh`) needs them copied too.
+///
+/// A command whose file the command line does not show (`cd dir && make backup`, a program on PATH) runs as it
+/// is, from the folder `lifeboat` runs in.
 public enum ProgramFiles {
-    /// `command` with its script word replaced by where the scenarios find the file, after copying it into
-    /// `folder` (keeping its path relative to `workingDirectory` and its permissions); `command` unchanged when
-    /// it names no file, an absolute one, or one that is not a readable regular file (the preflight says why).
+    /// `command` with its script word replaced by where the scenarios in `folder` find the file, after copying it
+    /// there (keeping its path relative to `workingDirectory` and its permissions); `command` unchanged when it
+    /// names no file, an absolute one, or one that is not a readable regular file (the preflight says why).
     public static func place(_ command: String, in folder: URL, from workingDirectory: URL) throws -> String {
         guard let word = EnvironmentFailure.scriptWord(of: command), !word.text.hasPrefix("/") else { return command }
         let base = workingDirectory.standardizedFileURL.path
@@ -51,24 +54,6 @@ public enum ProgramFiles {
                 .appendingPathComponent(word.text)).standardizedFileURL.path))
         }
         return pinned
-    }
-
-    /// Copies every file of the program folder `from` (the scripts `place` put there; not `recipe.md`) into
-    /// `to`, keeping their relative paths and permissions.
-    public static func copyAll(from: URL, to: URL) throws {
-        let root = from.standardizedFileURL.path + "/"
-        guard let walk = FileManager.default.enumerator(at: from, includingPropertiesForKeys: [.isRegularFileKey]) else { return }
-        for case let file as URL in walk {
-            guard (try? file.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { continue }
-            let path = file.standardizedFileURL.path
-            guard path.hasPrefix(root) else { continue }
-            let relative = String(path.dropFirst(root.count))
-            if relative == "recipe.md" { continue }
-            let target = to.appendingPathComponent(relative)
-            try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try? FileManager.default.removeItem(at: target)
-            try FileManager.default.copyItem(at: file, to: target)
-        }
     }
 
     /// A path as one shell word, in single quotes.

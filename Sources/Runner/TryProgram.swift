@@ -26,19 +26,20 @@ public enum TryProgram {
 
     public static let recipeName = "program"
 
-    /// Writes the situations under `root` and the program's folder (`root/tools/program/`: a copy of each script
-    /// the program's command lines name, `ProgramFiles`), and returns the recipe fitted to the program: every
-    /// situation's backup and restore steps run the user's command lines (with a copied script named through
-    /// `$LIFEBOAT_SCENARIO_DIR`), so the runner's preflight sees the program itself; without a restore program the
-    /// restore steps go, and a situation about a restore is skipped; with a store of the user's, every run starts
-    /// from a copy of it. `workingDirectory` is where relative paths in the command lines start.
+    /// Writes the situations under `root` and the program's folder (`root/tools/program/`, its recipe.md), and
+    /// returns the recipe fitted to the program: every situation's backup and restore steps run the user's
+    /// command lines, with a script they name by a relative path (from `workingDirectory`) named by its absolute
+    /// path (`ProgramFiles.pinned`), so the runner's preflight sees the program itself and the runs and their
+    /// repros work from any folder, with the user's own file (its `$0` and `__file__`, and the files beside it);
+    /// without a restore program the restore steps go, and a situation about a restore is skipped; with a store
+    /// of the user's, every run starts from a copy of it.
     public static func recipe(for program: Program, at root: URL, workingDirectory: URL,
                               only: [String]? = nil) throws -> (recipe: ToolMatrix.Recipe, tools: URL, skipped: [Skipped]) {
         let tools = try Situations.materialize(at: root)
         let folder = tools.appendingPathComponent(recipeName)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let backup = try ProgramFiles.place(program.backup, in: folder, from: workingDirectory)
-        let restore = try program.restore.map { try ProgramFiles.place($0, in: folder, from: workingDirectory) }
+        let backup = ProgramFiles.pinned(program.backup, scenarioDirectory: folder.path, workingDirectory: workingDirectory.path)
+        let restore = program.restore.map { ProgramFiles.pinned($0, scenarioDirectory: folder.path, workingDirectory: workingDirectory.path) }
         try Data(("`\(program.backup)`" + (program.restore.map { ", restored with `\($0)`" } ?? "") + "\n").utf8)
             .write(to: folder.appendingPathComponent("recipe.md"))
         var situations = try ToolMatrix.situationFiles(in: tools).map { name, file in
@@ -135,22 +136,29 @@ public enum TryProgram {
         return first.count > 200 ? String(first.prefix(197)) + "..." : first
     }
 
-    /// `--save DIR`: the scenario files `try` ran, flattened (no `extends:`), each expecting `pass`, beside the
-    /// copies of the program's scripts (the program folder's files), so `lifeboat run DIR --seeds ...` runs them in
-    /// CI, from any working folder, and fails while a finding stands. Nothing else: no script stands in for a
-    /// restore program that was not given.
-    public static func save(_ recipe: ToolMatrix.Recipe, seed: UInt64, to directory: URL) throws -> [URL] {
+    /// `--save DIR`: the scenario files `try` ran, flattened (no `extends:`), each expecting `pass`, with a copy of
+    /// the script each command line names beside them (`ProgramFiles.place`: one in or under `workingDirectory`;
+    /// one elsewhere by its absolute path), so `lifeboat run DIR --seeds ...` runs them in CI, from any working
+    /// folder, and fails while a finding stands. Nothing else: no script stands in for a restore program that was
+    /// not given.
+    public static func save(_ recipe: ToolMatrix.Recipe, program: Program, workingDirectory: URL, seed: UInt64,
+                            to directory: URL) throws -> [URL] {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        try ProgramFiles.copyAll(from: recipe.directory, to: directory)
+        let backup = try ProgramFiles.place(program.backup, in: directory, from: workingDirectory)
+        let restore = try program.restore.map { try ProgramFiles.place($0, in: directory, from: workingDirectory) }
         var written: [URL] = []
         for situation in recipe.situations {
             var scenario = situation.scenario
             scenario.seed = seed
             scenario.expect = .pass
+            for index in scenario.schedule.indices where scenario.schedule[index].command != nil {
+                scenario.schedule[index].command = scenario.schedule[index].action == .restore ? restore : backup
+            }
             let file = directory.appendingPathComponent("\(scenario.name).yaml")
             let header = "# `lifeboat try` situation \"\(situation.name)\" (the one in Scenarios/tools/_situations), running the program's\n"
-                + "# scripts copied beside this file ($LIFEBOAT_SCENARIO_DIR) or named by their absolute path. Runs from any\n"
-                + "# working folder: lifeboat run \(directory.lastPathComponent) --seeds 1-3\n"
+                + "# script copied beside this file ($LIFEBOAT_SCENARIO_DIR) or named by its absolute path. Runs from any\n"
+                + "# working folder: lifeboat run \(directory.lastPathComponent) --seeds 1-3. It runs the copy: save again after\n"
+                + "# changing the script.\n"
             try Data((header + ScenarioYAML.render(scenario)).utf8).write(to: file)
             written.append(file)
         }

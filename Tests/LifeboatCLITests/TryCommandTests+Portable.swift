@@ -28,9 +28,10 @@ extension TryCommandTests {
         #expect(!FileManager.default.fileExists(atPath: reports.path))
     }
 
-    /// `try` with a relative `sh broken.sh` from a working folder: the script is copied beside the scenarios, so
-    /// the repro (copied elsewhere) and the `--save` folder (copied elsewhere, the original script deleted) replay
-    /// the finding from this process's working folder, which is not the one `try` ran in.
+    /// `try` with a relative `sh tools/broken.sh` from a working folder: the runs name the script by its absolute
+    /// path and the `--save` folder carries a copy, so the repro (copied elsewhere) and the `--save` folder (copied
+    /// elsewhere, the original script deleted) replay the finding from this process's working folder, which is
+    /// not the one `try` ran in; with the script gone, the repro's replay is "not run".
     @Test func reprosAndSavedFoldersReplayFromAnotherFolder() async throws {
         let scratch = try Scratch("try-portable")
         let work = scratch.path("work")
@@ -43,7 +44,7 @@ extension TryCommandTests {
         let (recipe, tools, _) = try TryProgram.recipe(for: program, at: matrix.url.appendingPathComponent("scenarios"),
                                                        workingDirectory: work, only: ["live-wal"])
         let command = try #require(recipe.situations.first?.scenario.schedule.first?.command)
-        #expect(command == "sh \"$LIFEBOAT_SCENARIO_DIR/tools/broken.sh\"", "\(command)")
+        #expect(command == "sh '\(work.path)/tools/broken.sh'", "\(command)")
         #expect(!recipe.situations[0].scenario.schedule.contains { $0.action == .restore })
         let settings = ScenarioRunner.Settings(reportsRoot: scratch.path("runs"), scratchRoot: scratch.path("scratch"))
         let result = try ToolMatrix.run([recipe], seeds: [1], matrix: matrix, settings: settings, command: "test", directory: tools.path) { _ in }
@@ -62,7 +63,9 @@ extension TryCommandTests {
         // --save: no restore.sh standing in for a restore program never given; the folder, copied elsewhere with
         // the original script gone, still runs the program and fails on the finding (exit 1), from here.
         let save = scratch.path("ci")
-        _ = try TryProgram.save(recipe, seed: 1, to: save)
+        _ = try TryProgram.save(recipe, program: program, workingDirectory: work, seed: 1, to: save)
+        #expect(try ScenarioParser.parse(file: save.appendingPathComponent("try-live-wal.yaml")).schedule.first?.command
+                == "sh \"$LIFEBOAT_SCENARIO_DIR/tools/broken.sh\"")
         #expect(!FileManager.default.fileExists(atPath: save.appendingPathComponent("restore.sh").path))
         #expect(FileManager.default.fileExists(atPath: save.appendingPathComponent("tools/broken.sh").path))
         let moved = scratch.path("elsewhere/ci")
@@ -77,14 +80,37 @@ extension TryCommandTests {
         #expect(summary.entries.count == 1 && entry.verdicts.contains { $0.invariant == "wal-content-carried" && $0.status.rawValue == "violated" },
                 "\(summary.entries)")
 
-        // The program's copy gone too: the repro's replay is "not run" (exit 2), never "did not reproduce".
-        try FileManager.default.removeItem(at: recipe.directory)
+        // The program gone: the repro's replay is "not run" (exit 2), never "did not reproduce".
         let gone = scratch.path("replays-gone")
         #expect(await LifeboatMain.run(["replay", copied.path, "--times", "3", "--reports", gone.path,
                                         "--scratch", scratch.path("scratch").path]) == 2)
         let notRun = try EnvironmentErrorTests.latestReport(gone)
         #expect(notRun.environmentError?.contains("broken.sh does not exist or cannot be read") == true, "\(notRun.environmentError ?? "nil")")
         #expect(!notRun.verdicts.contains { $0.status == .violated })
+    }
+
+    /// `try`'s runs run the user's own file, not a copy: a python program that imports a module beside it holds.
+    @Test func theProgramRunsWithTheFilesBesideIt() throws {
+        let scratch = try Scratch("try-beside")
+        let work = scratch.path("work")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        try """
+            import os, sqlite3
+            def copy(store, dest):
+                os.makedirs(dest, exist_ok=True)
+                source, target = sqlite3.connect(store), sqlite3.connect(os.path.join(dest, os.path.basename(store)))
+                source.backup(target)
+                target.close(); source.close()
+            """.write(to: work.appendingPathComponent("helper.py"), atomically: true, encoding: .utf8)
+        try "import os, helper\nhelper.copy(os.environ['LIFEBOAT_STORE'], os.environ['LIFEBOAT_BACKUP_DIR'])\n"
+            .write(to: work.appendingPathComponent("backup.py"), atomically: true, encoding: .utf8)
+        let program = TryProgram.Program(backup: "python3 backup.py", restore: nil, store: nil)
+        let matrix = try RunDirectory.create(root: scratch.path("reports"), prefix: "try-")
+        let (recipe, tools, _) = try TryProgram.recipe(for: program, at: matrix.url.appendingPathComponent("scenarios"),
+                                                       workingDirectory: work, only: ["idle"])
+        let settings = ScenarioRunner.Settings(reportsRoot: scratch.path("runs"), scratchRoot: scratch.path("scratch"))
+        let result = try ToolMatrix.run([recipe], seeds: [1], matrix: matrix, settings: settings, command: "test", directory: tools.path) { _ in }
+        #expect(result.cells.first?.held == true, "\(result.cells.first?.runs ?? [])")
     }
 
     /// Every run's repro.yaml names its scripts so that it replays from any folder: the scenario's folder for
