@@ -5,7 +5,8 @@ import Runner
 import Scenario
 
 /// `lifeboat replay repro.yaml`: runs a repro (what explore or any run writes) several times and says whether
-/// each run showed the verdict it records; exit 0 only when every replay did.
+/// each run showed the verdict it records; exit 0 only when every replay did, 2 when its program could not
+/// start (a script the repro names is gone: "not run" with the reason).
 struct ReplayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "replay",
@@ -27,9 +28,15 @@ struct ReplayCommand: ParsableCommand {
         Interruption.install()
         print("replaying \(scenario.name) (seed \(scenario.seed), scheduler \(scenario.scheduler), expect \(scenario.expect)) \(times) time(s)")
         var seconds: [Double] = []
+        var notRun: String?
         let reproduced: Int
         do {
             reproduced = try FindingReplay.replay(scenario, file: file.path, times: times, settings: settings) { round, result, directory, elapsed in
+                if let reason = result.environmentError {
+                    notRun = reason
+                    print("  \(round): NOT RUN: \(reason) — \(directory.url.path)/report.html")
+                    return
+                }
                 seconds.append(elapsed)
                 let violated = result.verdicts.filter { $0.status == .violated }.map(\.invariant)
                 print(String(format: "  %d: %@ in %.1f s (violated: %@) — %@/report.html", round,
@@ -39,6 +46,8 @@ struct ReplayCommand: ParsableCommand {
         } catch let error as RunError {
             throw CLIFailure.badInput("\(error)")
         }
+        // A program that could not start replayed nothing: exit 2 with the reason, never "did not reproduce".
+        if let notRun { throw CLIFailure.badInput("not run: \(notRun)") }
         if Interruption.requested { throw CLIFailure(code: 130, message: "interrupted after \(seconds.count) replay(s)") }
         print(String(format: "%d of %d replays reproduced \(scenario.expect); median %.1f s per replay", reproduced, times,
                      seconds.sorted()[seconds.count / 2]))

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Runner
 import Scenario
+import StoreModel
 
 /// `lifeboat try --backup CMD [--restore CMD]`: the newcomer's command. Runs a backup (and restore) program,
 /// unchanged, through the standard situations of `Scenarios/tools/_situations` (the matrix's), on a generated
@@ -14,8 +15,10 @@ struct TryCommand: ParsableCommand {
             The backup program gets LIFEBOAT_STORE (the live store's .sqlite, in its folder with the -wal and the \
             .<Store>_SUPPORT folder) and LIFEBOAT_BACKUP_DIR (fill it, keeping the store's file name); the restore \
             program gets LIFEBOAT_BACKUP (the backup's .sqlite) and LIFEBOAT_STORE (put it back there). Both run \
-            with /bin/sh -c from the current directory. Exit 0 every situation held, 1 a finding, 2 bad input or a \
-            program that could not start (not installed, not executable).
+            with /bin/sh -c from the current directory; a script the command line names (sh my-backup.sh) is named by \
+            its absolute path in runs and repros, and copied into a --save folder, so both run from any folder. Exit 0 every situation held, 1 a \
+            finding, 2 bad input or a program that could not start (not installed, not executable, a missing \
+            script), checked before anything runs, 3 a situation not exercised on your --store (no attachments).
             """)
 
     @Option(help: ArgumentHelp("Your backup command line (shell).", valueName: "command")) var backup: String
@@ -48,14 +51,25 @@ struct TryCommand: ParsableCommand {
             }
             storeURL = url
         }
+        // A program that cannot start (not installed, not executable, `sh FILE` with no FILE) never runs: exit 2
+        // before any situation, so no finding and no repro stands for a typo.
+        let workingDirectory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        let program = TryProgram.Program(backup: backup, restore: restore, store: storeURL)
+        if let reason = TryProgram.preflight(program, workingDirectory: workingDirectory) { throw CLIFailure.badInput("not run: \(reason)") }
         Interruption.install()
         let directory = try RunDirectory.create(root: URL(cliPath: reports), prefix: "try-")
-        let program = TryProgram.Program(backup: backup, restore: restore, store: storeURL)
         let only = situations.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
         let (recipe, tools, skipped): (ToolMatrix.Recipe, URL, [TryProgram.Skipped])
+        let notExercised: [String: String]
         do {
-            (recipe, tools, skipped) = try TryProgram.recipe(for: program, at: directory.url.appendingPathComponent("scenarios"), only: only)
-        } catch let error as ToolMatrix.MatrixError { throw CLIFailure.badInput(error.description) }
+            (recipe, tools, skipped) = try TryProgram.recipe(for: program, at: directory.url.appendingPathComponent("scenarios"),
+                                                             workingDirectory: workingDirectory, only: only)
+            notExercised = try TryProgram.notExercised(on: storeURL, situations: recipe.situations.map(\.name))
+        } catch let error as ToolMatrix.MatrixError {
+            throw CLIFailure.badInput(error.description)
+        } catch let error as StoreError {
+            throw CLIFailure.badInput("--store \(store ?? ""): \(error)")
+        }
         let command = "lifeboat try --backup '\(backup)'" + (restore.map { " --restore '\($0)'" } ?? "") + (store.map { " --store \($0)" } ?? "")
             + " --seeds \(seeds)" + (situations.map { " --situations \($0)" } ?? "")
         print("try \(directory.id): \(recipe.situations.count) situation(s) x \(seedList.count) seed(s)" + (store.map { " on a copy of \($0)" } ?? " on a generated store"))
@@ -63,7 +77,7 @@ struct TryCommand: ParsableCommand {
         let result: ToolMatrix.Result
         do {
             result = try ToolMatrix.run([recipe], seeds: seedList, matrix: directory, settings: ScenarioCommandSupport.settings(reports: reports, scratch: scratch),
-                                        command: command, directory: tools.path) { line in progress.step(line) }
+                                        command: command, directory: tools.path, notExercised: notExercised) { line in progress.step(line) }
         } catch RunError.interrupted {
             throw CLIFailure(code: 130, message: "interrupted; partial runs in \(directory.url.path)")
         }
@@ -73,13 +87,17 @@ struct TryCommand: ParsableCommand {
         print("")
         for line in TryProgram.lines(result, skipped: skipped, matrix: directory.url) { print(line) }
         if let save {
-            let files = try TryProgram.save(recipe, seed: seedList[0], to: URL(cliPath: save))
+            let files = try TryProgram.save(recipe, program: program, workingDirectory: workingDirectory, seed: seedList[0], to: URL(cliPath: save))
             print("saved \(files.count) scenario file(s) and the program's scripts in \(save): lifeboat run \(save) --seeds \(seeds)")
         }
         print("report: \(directory.url.path)/matrix.html")
         if result.cells.contains(where: \.caught) { throw ExitCode(1) }
         if let notRun = result.cells.first(where: \.isNotRun) {
             throw CLIFailure.badInput("not run: \(notRun.notRunRuns.first?.notRun ?? "")")
+        }
+        let unexercised = result.cells.filter { $0.notExercised != nil }.map(\.situation)
+        if !unexercised.isEmpty {
+            throw CLIFailure(code: 3, message: "not exercised on this store: \(unexercised.joined(separator: ", ")) (see above); that is no pass")
         }
     }
 }

@@ -8,7 +8,9 @@ import Scenario
 /// finding from a 1-in-3 race.
 public enum FindingReplay {
     /// Runs `scenario` `times` times with `settings`; `each` sees every round (1-based), its result, report folder
-    /// and seconds. Returns how many rounds met the scenario's expectation. Stops early on an interruption.
+    /// and seconds. Returns how many rounds met the scenario's expectation. Stops early on an interruption, and
+    /// after a round whose program could not start (`RunResult.environmentError`): that is no replay at all, and
+    /// the next would not start either; the caller reports it as "not run", never as "did not reproduce".
     @discardableResult
     public static func replay(_ scenario: Scenario, file: String, times: Int, settings: ScenarioRunner.Settings,
                               each: (Int, RunResult, RunDirectory, Double) -> Void = { _, _, _, _ in }) throws -> (reproduced: Int, ran: Int) {
@@ -22,6 +24,7 @@ public enum FindingReplay {
             ran += 1
             if result.expectationMet { reproduced += 1 }
             each(round, result, directory, Date().timeIntervalSince(started))
+            if result.environmentError != nil { break }
         }
         return (reproduced, ran)
     }

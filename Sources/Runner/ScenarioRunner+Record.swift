@@ -84,20 +84,17 @@ public enum RunReports {
         try run.write("repro.yaml", "# Replay: lifeboat run \(run.url.path)/repro.yaml\n" + ScenarioYAML.render(replayable(scenario, file: result.scenarioFile)))
     }
 
-    /// The scenario with scripts named through LIFEBOAT_SCENARIO_DIR pinned to the original directory, since
-    /// the repro lives in the report directory.
+    /// The scenario with its scripts pinned (`ProgramFiles.pinned`: LIFEBOAT_SCENARIO_DIR to the original
+    /// directory, a relative script path to an absolute one), since the repro lives in the report directory and
+    /// may be copied anywhere.
     public static func replayable(_ scenario: Scenario, file: String) -> Scenario {
         let directory = URL(fileURLWithPath: file).deletingLastPathComponent().path
         var copy = scenario
         for index in copy.schedule.indices {
-            copy.schedule[index].command = copy.schedule[index].command?
-                .replacingOccurrences(of: "${LIFEBOAT_SCENARIO_DIR}", with: directory)
-                .replacingOccurrences(of: "$LIFEBOAT_SCENARIO_DIR", with: directory)
+            copy.schedule[index].command = copy.schedule[index].command.map { ProgramFiles.pinned($0, scenarioDirectory: directory) }
         }
         for index in copy.sidecars.indices {
-            copy.sidecars[index].command = copy.sidecars[index].command
-                .replacingOccurrences(of: "${LIFEBOAT_SCENARIO_DIR}", with: directory)
-                .replacingOccurrences(of: "$LIFEBOAT_SCENARIO_DIR", with: directory)
+            copy.sidecars[index].command = ProgramFiles.pinned(copy.sidecars[index].command, scenarioDirectory: directory)
         }
         return copy
     }

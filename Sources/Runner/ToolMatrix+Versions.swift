@@ -88,6 +88,7 @@ extension ToolMatrix {
     /// What a cell found, for comparing versions: the kind of result, and for a caught cell what was caught (not
     /// in how many seeds: a finding appears or goes away, a rate is not a change of version).
     public static func outcome(of cell: Cell) -> String {
+        if cell.notExercised != nil { return "not exercised" }
         if cell.held { return "held" }
         if cell.isNotRun { return "not run" }
         var names = cell.violated

@@ -85,7 +85,11 @@ public enum ToolMatrix {
         public var situation: String
         public var scenario: String
         public var runs: [Run]
-        public var held: Bool { runs.allSatisfy(\.held) }
+        /// Why the situation could not exercise what it is about on this store, so it was not run (`lifeboat try
+        /// --store` on a store with no attribute that allows external storage: no attachments to carry). Such a
+        /// cell is neither held nor caught nor "not run": nothing was wrong, and nothing was shown either.
+        public var notExercised: String?
+        public var held: Bool { notExercised == nil && runs.allSatisfy(\.held) }
         /// Runs that ran and found something (a not-run run is neither held nor caught).
         public var caughtRuns: [Run] { runs.filter { !$0.held && $0.notRun == nil } }
         public var notRunRuns: [Run] { runs.filter { $0.notRun != nil } }
@@ -98,7 +102,7 @@ public enum ToolMatrix {
     }
 
     public struct Result: Sendable, Codable {
-        public var schema = "lifeboat.matrix/1"
+        public var schema = "lifeboat.matrix/2"
         public var matrixID: String
         public var directory: String
         public var command: String
@@ -201,9 +205,10 @@ public enum ToolMatrix {
     }
 
     /// Runs every recipe in every situation with every seed; run reports go to `<matrix>/runs/`, repro files of
-    /// caught runs to `<matrix>/repros/`.
+    /// caught runs to `<matrix>/repros/`. A situation named in `notExercised` is not run: its cell says why.
     public static func run(_ recipes: [Recipe], seeds: [UInt64], matrix: RunDirectory, settings: ScenarioRunner.Settings,
-                           command: String, directory: String, reproduce: Int = 0, log: (String) -> Void) throws -> Result {
+                           command: String, directory: String, reproduce: Int = 0, notExercised: [String: String] = [:],
+                           log: (String) -> Void) throws -> Result {
         let started = Date()
         let startedAt = ISO8601DateFormatter().string(from: started)
         var tools: [ToolInfo] = []
@@ -228,6 +233,12 @@ public enum ToolMatrix {
         for recipe in recipes {
             for situation in recipe.situations {
                 var cell = Cell(recipe: recipe.row, situation: situation.name, scenario: situation.scenario.name, runs: [])
+                if let reason = notExercised[situation.name] {
+                    cell.notExercised = reason
+                    log("\(recipe.row) \(situation.name): not exercised: \(reason)")
+                    cells.append(cell)
+                    continue
+                }
                 for seed in seeds {
                     if Interruption.requested { throw RunError.interrupted }
                     if let reason = missing[recipe.row] {
@@ -250,7 +261,7 @@ public enum ToolMatrix {
                     }
                     if run.notRun == nil, !run.held {
                         let name = "\(recipe.row)-\(situation.name)-seed\(seed).yaml"
-                        try Data(renderRepro(scenario, recipeFile: situation.file, violated: run.violated, reproDirectory: repros,
+                        try Data(renderRepro(scenario, recipeFile: situation.file, violated: run.violated, reproDirectory: nil,
                                              note: "lifeboat matrix \(matrix.id): \(recipe.row) in \(situation.name), seed \(seed)").utf8)
                             .write(to: repros.appendingPathComponent(name))
                         run.repro = "repros/\(name)"
@@ -310,11 +321,15 @@ public enum ToolMatrix {
     }
 
     /// A repro of a caught run: the scenario with its seed, expecting the first invariant it violated, and its
-    /// scripts named relative to where the repro file lives (`$LIFEBOAT_SCENARIO_DIR` is the repro's directory
-    /// when it is replayed), so the file replays from any clone of the project.
-    public static func renderRepro(_ scenario: Scenario, recipeFile: URL, violated: [String], reproDirectory: URL, note: String) -> String {
+    /// scripts named by their absolute path (as every run's repro.yaml, `RunReports.replayable`), so the file
+    /// replays when copied to any folder of the machine; or, with `reproDirectory` (a repro published in the
+    /// project's docs), relative to where the repro file lives (`$LIFEBOAT_SCENARIO_DIR` is the repro's
+    /// directory when it is replayed), so it replays from any clone of the project.
+    public static func renderRepro(_ scenario: Scenario, recipeFile: URL, violated: [String], reproDirectory: URL?, note: String) -> String {
         var copy = scenario
         if let first = violated.first { copy.expect = .violation(first) }
+        let header = "# \(note)\n# Replay: lifeboat replay <this file>\(violated.isEmpty ? " (a step failed; no invariant was violated)" : "")\n"
+        guard let reproDirectory else { return header + ScenarioYAML.render(RunReports.replayable(copy, file: recipeFile.path)) }
         let relative = relativePath(from: reproDirectory, to: recipeFile.deletingLastPathComponent())
         func pin(_ command: String) -> String {
             command.replacingOccurrences(of: "${LIFEBOAT_SCENARIO_DIR}", with: "$LIFEBOAT_SCENARIO_DIR")
@@ -322,7 +337,6 @@ public enum ToolMatrix {
         }
         for index in copy.schedule.indices { copy.schedule[index].command = copy.schedule[index].command.map(pin) }
         for index in copy.sidecars.indices { copy.sidecars[index].command = pin(copy.sidecars[index].command) }
-        let header = "# \(note)\n# Replay: lifeboat replay <this file>\(violated.isEmpty ? " (a step failed; no invariant was violated)" : "")\n"
         return header + ScenarioYAML.render(copy)
     }
 

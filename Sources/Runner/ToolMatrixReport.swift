@@ -1,9 +1,9 @@
 import Foundation
 import Reporting
 
-/// The matrix as Markdown (what docs/real-tools.md holds), JSON (`lifeboat.matrix/1`) and HTML: pure functions
-/// of a `ToolMatrix.Result`. Links to run reports and repro files are relative to `base`, the directory the
-/// document is written in, given the matrix directory.
+/// The matrix as Markdown (what docs/real-tools.md holds), JSON (`lifeboat.matrix/2`: since `/1` a cell may be
+/// `notExercised`, with no runs) and HTML: pure functions of a `ToolMatrix.Result`. Links to run reports and repro
+/// files are relative to `base`, the directory the document is written in, given the matrix directory.
 public enum ToolMatrixReport {
     public static func write(_ result: ToolMatrix.Result, to matrix: RunDirectory) throws {
         try matrix.write("matrix.json", json(result))
@@ -52,7 +52,9 @@ public enum ToolMatrixReport {
                 + "every cell is one scenario run once per seed.", "",
             "**held**: no invariant was violated and every step finished, in every seed. **caught**: the invariants "
                 + "named were violated in the seeds counted; each finding has a repro file (`lifeboat replay FILE`). "
-                + "**not run**: the tool or a program could not start (not installed, not executable); nothing was judged.", "",
+                + "**not run**: the tool or a program could not start (not installed, not executable); nothing was judged. "
+                + "**not exercised**: the store has nothing the situation is about (no attribute with external storage for "
+                + "the attachments situation), so it was not run; that is no pass.", "",
             "## Tools", "",
             "| recipe | version tested | what it runs |",
             "|---|---|---|",
@@ -82,7 +84,10 @@ public enum ToolMatrixReport {
         lines += notRunSection(result)
         let caught = result.cells.filter(\.caught)
         lines += ["", "## Findings", ""]
-        if caught.isEmpty { lines.append(result.notRunCount == 0 ? "None: every recipe held in every situation." : "None in the cells that ran.") }
+        if caught.isEmpty {
+            lines.append(result.notRunCount == 0 && !result.cells.contains { $0.notExercised != nil }
+                         ? "None: every recipe held in every situation." : "None in the cells that ran.")
+        }
         for c in caught {
             let failing = c.caughtRuns
             lines.append("### \(c.recipe) in \(c.situation)")
@@ -124,6 +129,7 @@ public enum ToolMatrixReport {
 
     static func summary(_ c: ToolMatrix.Cell, links: String) -> String {
         let total = c.runs.count
+        if let reason = c.notExercised { return "not exercised: \(cell(reason))" }
         if c.held { return "held \(total)/\(total)" }
         if c.isNotRun { return "not run \(c.notRunRuns.count)/\(total)" }
         let failing = c.caughtRuns
@@ -168,7 +174,9 @@ public enum ToolMatrixReport {
                 }
                 let failing = c.caughtRuns
                 let changed = ToolMatrix.changedSince(c, in: result).map { "<br><strong>changed since \(h($0))</strong>" } ?? ""
-                if c.held {
+                if let reason = c.notExercised {
+                    rows += "<td class=notrun>not exercised<br><small>\(h(reason))</small></td>"
+                } else if c.held {
                     rows += "<td class=held>held \(c.runs.count)/\(c.runs.count)\(changed)</td>"
                 } else if c.isNotRun {
                     rows += "<td class=notrun title=\"\(h(c.notRunRuns.first?.notRun ?? ""))\">not run \(c.notRunRuns.count)/\(c.runs.count)\(changed)</td>"

@@ -1,10 +1,12 @@
+import ChildProcesses
 import Foundation
 import Scenario
+import StoreModel
 
 /// `lifeboat try`: a user's backup (and restore) program, run unchanged through the standard situations
-/// (`Situations`), as a recipe of the matrix made on the spot: the program's command lines become the recipe's
-/// `backup.sh` and `restore.sh`, and every situation runs with them, so `try` and `lifeboat matrix` judge a
-/// program in exactly the same scenarios.
+/// (`Situations`), as a recipe of the matrix made on the spot: the program's command lines take the place of
+/// the situations' `backup.sh` and `restore.sh`, so `try` and `lifeboat matrix` judge a program in exactly the
+/// same scenarios.
 public enum TryProgram {
     public struct Program: Sendable {
         /// Shell command lines, run as they are (`LIFEBOAT_STORE`, `LIFEBOAT_BACKUP_DIR`; `LIFEBOAT_BACKUP`).
@@ -24,56 +26,80 @@ public enum TryProgram {
 
     public static let recipeName = "program"
 
-    /// Writes the situations under `root` and the program's recipe (`root/tools/program/`), and returns the
-    /// recipe fitted to the program: without a restore program the restore steps go, and a situation about a
-    /// restore is skipped; with a store of the user's, every run starts from a copy of it.
-    public static func recipe(for program: Program, at root: URL, only: [String]? = nil) throws -> (recipe: ToolMatrix.Recipe, tools: URL, skipped: [Skipped]) {
+    /// Writes the situations under `root` and the program's folder (`root/tools/program/`, its recipe.md), and
+    /// returns the recipe fitted to the program: every situation's backup and restore steps run the user's
+    /// command lines, with a script they name by a relative path (from `workingDirectory`) named by its absolute
+    /// path (`ProgramFiles.pinned`), so the runner's preflight sees the program itself and the runs and their
+    /// repros work from any folder, with the user's own file (its `$0` and `__file__`, and the files beside it);
+    /// without a restore program the restore steps go, and a situation about a restore is skipped; with a store
+    /// of the user's, every run starts from a copy of it.
+    public static func recipe(for program: Program, at root: URL, workingDirectory: URL,
+                              only: [String]? = nil) throws -> (recipe: ToolMatrix.Recipe, tools: URL, skipped: [Skipped]) {
         let tools = try Situations.materialize(at: root)
         let folder = tools.appendingPathComponent(recipeName)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try writeScripts(program, to: folder)
-        guard var recipe = try ToolMatrix.discover(tools).first(where: { $0.tool == recipeName }) else {
-            throw ToolMatrix.MatrixError.badInput("no situations in this build")
+        let backup = ProgramFiles.pinned(program.backup, scenarioDirectory: folder.path, workingDirectory: workingDirectory.path)
+        let restore = program.restore.map { ProgramFiles.pinned($0, scenarioDirectory: folder.path, workingDirectory: workingDirectory.path) }
+        try Data(("`\(program.backup)`" + (program.restore.map { ", restored with `\($0)`" } ?? "") + "\n").utf8)
+            .write(to: folder.appendingPathComponent("recipe.md"))
+        var situations = try ToolMatrix.situationFiles(in: tools).map { name, file in
+            (name: name, file: folder.appendingPathComponent("\(name).yaml"),
+             scenario: try ScenarioParser.parse(file: file, defaultName: "try-\(name)"), measured: false)
         }
+        guard !situations.isEmpty else { throw ToolMatrix.MatrixError.badInput("no situations in this build") }
         var skipped: [Skipped] = []
         if let only {
-            let known = recipe.situations.map(\.name)
+            let known = situations.map(\.name)
             for name in only where !known.contains(name) {
                 throw ToolMatrix.MatrixError.badInput("--situations: no situation named \(name) (have \(known.joined(separator: ", ")))")
             }
-            recipe.situations.removeAll { !only.contains($0.name) }
+            situations.removeAll { !only.contains($0.name) }
         }
-        recipe.situations = recipe.situations.compactMap { situation in
+        situations = situations.compactMap { situation in
             var situation = situation
             var scenario = situation.scenario
             scenario.name = "try-\(situation.name)"
             scenario.description = "\(situation.name): `lifeboat try` of \(program.backup)" + (program.restore.map { " and \($0)" } ?? "")
-            if program.restore == nil {
+            if restore == nil {
                 if let step = scenario.faults.crash?.duringStep, scenario.schedule.indices.contains(step), scenario.schedule[step].action == .restore {
                     skipped.append((situation.name, "a crash around the restore: give --restore to try it"))
                     return nil
                 }
                 scenario.schedule.removeAll { $0.action == .restore }
             }
+            for index in scenario.schedule.indices where scenario.schedule[index].command != nil {
+                scenario.schedule[index].command = scenario.schedule[index].action == .restore ? restore : backup
+            }
             if let store = program.store { scenario.store.from = store.standardizedFileURL.path }
             situation.scenario = scenario
             return situation
         }
-        for pending in Situations.pending where only == nil && !recipe.situations.contains(where: { $0.name == pending.name }) {
+        for pending in Situations.pending where only == nil && !situations.contains(where: { $0.name == pending.name }) {
             skipped.append((pending.name, pending.reason))
         }
-        return (recipe, tools, skipped)
+        return (ToolMatrix.Recipe(tool: recipeName, directory: folder, situations: situations, versions: nil), tools, skipped)
     }
 
-    static func writeScripts(_ program: Program, to folder: URL) throws {
-        func script(_ what: String, _ command: String) -> String {
-            "#!/bin/sh\n# The \(what) program under test, run unchanged by `lifeboat try` (from the directory lifeboat ran in).\n\(command)\n"
+    /// Why the program cannot start, checked from its command lines before anything runs (`EnvironmentFailure`,
+    /// the runner's own preflight: not installed, not executable, `sh FILE` or `python3 FILE` with no such
+    /// readable FILE), relative paths from `workingDirectory`; nil when both can start.
+    public static func preflight(_ program: Program, workingDirectory: URL) -> String? {
+        for (option, command) in [("--backup", program.backup), ("--restore", program.restore)] {
+            if let command, let reason = EnvironmentFailure.preflight(command: command, directory: workingDirectory.path) {
+                return "\(option): \(reason)"
+            }
         }
-        try Data(script("backup", program.backup).utf8).write(to: folder.appendingPathComponent("backup.sh"))
-        try Data(script("restore", program.restore ?? "echo 'no restore program was given to lifeboat try' >&2; exit 1").utf8)
-            .write(to: folder.appendingPathComponent("restore.sh"))
-        try Data(("`\(program.backup)`" + (program.restore.map { ", restored with `\($0)`" } ?? "") + "\n").utf8)
-            .write(to: folder.appendingPathComponent("recipe.md"))
+        return nil
+    }
+
+    /// The situations that cannot exercise what they are about on the user's store, each with why and how to
+    /// exercise it: the attachments situation on a store with no attribute that allows external storage (no
+    /// attachments to carry, and the writers add none). Such a situation is not run, and is no pass.
+    public static func notExercised(on store: URL?, situations: [String]) throws -> [String: String] {
+        guard let store, situations.contains("attachments"), try ExternalStorageColumns.of(store).isEmpty else { return [:] }
+        return ["attachments": "your store has no attribute with external storage (no column holds Core Data's external-data "
+                + "marker), so it has no attachments to carry and the writers add none; to exercise it, run without --store "
+                + "(the generated store's notes carry attachments in .Library_SUPPORT/_EXTERNAL_DATA)"]
     }
 
     /// One line per situation: held, the invariant and its cause in one sentence (with the repro file), or
@@ -90,6 +116,8 @@ public enum TryProgram {
                 let names = cell.violated.isEmpty ? "a step failed" : cell.violated.joined(separator: ", ")
                 lines.append("\(pad(cell.situation))  CAUGHT \(names) (\(failing.count)/\(seeds) seed(s)): \(sentence(cause))")
                 for run in failing { if let repro = run.repro { lines.append("\(pad(""))    repro: \(matrix.appendingPathComponent(repro).path)") } }
+            } else if let reason = cell.notExercised {
+                lines.append("\(pad(cell.situation))  not exercised: \(reason)")
             } else if cell.isNotRun {
                 lines.append("\(pad(cell.situation))  NOT RUN: \(sentence(cell.notRunRuns.first?.notRun ?? ""))")
             } else {
@@ -113,23 +141,29 @@ public enum TryProgram {
         return first.count > 200 ? String(first.prefix(197)) + "..." : first
     }
 
-    /// `--save DIR`: the scenario files `try` ran, flattened (no `extends:`), each expecting `pass`, beside the
-    /// program's scripts, so `lifeboat run DIR --seeds ...` runs them in CI and fails while a finding stands.
-    public static func save(_ recipe: ToolMatrix.Recipe, seed: UInt64, to directory: URL) throws -> [URL] {
+    /// `--save DIR`: the scenario files `try` ran, flattened (no `extends:`), each expecting `pass`, with a copy of
+    /// the script each command line names beside them (`ProgramFiles.place`: one in or under `workingDirectory`;
+    /// one elsewhere by its absolute path), so `lifeboat run DIR --seeds ...` runs them in CI, from any working
+    /// folder, and fails while a finding stands. Nothing else: no script stands in for a restore program that was
+    /// not given.
+    public static func save(_ recipe: ToolMatrix.Recipe, program: Program, workingDirectory: URL, seed: UInt64,
+                            to directory: URL) throws -> [URL] {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        for script in ["backup.sh", "restore.sh"] {
-            let target = directory.appendingPathComponent(script)
-            try? FileManager.default.removeItem(at: target)
-            try FileManager.default.copyItem(at: recipe.directory.appendingPathComponent(script), to: target)
-        }
+        let backup = try ProgramFiles.place(program.backup, in: directory, from: workingDirectory)
+        let restore = try program.restore.map { try ProgramFiles.place($0, in: directory, from: workingDirectory) }
         var written: [URL] = []
         for situation in recipe.situations {
             var scenario = situation.scenario
             scenario.seed = seed
             scenario.expect = .pass
+            for index in scenario.schedule.indices where scenario.schedule[index].command != nil {
+                scenario.schedule[index].command = scenario.schedule[index].action == .restore ? restore : backup
+            }
             let file = directory.appendingPathComponent("\(scenario.name).yaml")
-            let header = "# `lifeboat try` situation \"\(situation.name)\" (the one in Scenarios/tools/_situations), with the program in\n"
-                + "# backup.sh and restore.sh beside this file. Run from the directory lifeboat try ran in: lifeboat run \(directory.lastPathComponent) --seeds 1-3\n"
+            let header = "# `lifeboat try` situation \"\(situation.name)\" (the one in Scenarios/tools/_situations), running the program's\n"
+                + "# script copied beside this file ($LIFEBOAT_SCENARIO_DIR) or named by its absolute path. Runs from any\n"
+                + "# working folder: lifeboat run \(directory.lastPathComponent) --seeds 1-3. It runs the copy: save again after\n"
+                + "# changing the script.\n"
             try Data((header + ScenarioYAML.render(scenario)).utf8).write(to: file)
             written.append(file)
         }

@@ -55,19 +55,7 @@ struct LayoutWriter {
             return (schema, originals)
         }
         // Binary columns that already hold Core Data's external-storage markers allow external storage.
-        let externalColumns = try queue.read { db -> Set<String> in
-            var found = Set<String>()
-            for (table, columns) in schema.columns where schema.entities.contains(where: { $0.table == table }) {
-                for column in columns where column.type.uppercased() == "BLOB" {
-                    let marked = try Bool.fetchOne(db, sql: """
-                        SELECT EXISTS (SELECT 1 FROM \(table.quotedDatabaseIdentifier) WHERE typeof(\(column.name.quotedDatabaseIdentifier)) = 'blob'
-                        AND substr(\(column.name.quotedDatabaseIdentifier), 1, 1) IN (x'01', x'02'))
-                        """) ?? false
-                    if marked { found.insert(table + "." + column.name) }
-                }
-            }
-            return found
-        }
+        let externalColumns = try queue.read { db in try ExternalStorageColumns.marked(db, schema: schema) }
         let blobs = BlobPolicy(columns: externalColumns, fraction: c.blobFraction, size: c.blobSize, files: files,
                                sync: c.syncExternalData)
         // Rows other writers inserted before this one started are no originals: their intents are in the

@@ -180,4 +180,51 @@ import Testing
         #expect(EnvironmentFailure.reason(exitCode: 1, signal: nil, output: "") == nil)
         #expect(EnvironmentFailure.reason(exitCode: 127, signal: 9, output: "") == nil)
     }
+
+    /// An interpreter's script is its first argument that is not an option, whatever the interpreter: missing,
+    /// it is "not run" before anything runs; `-c`, `-m`, `-e` and `-` mean no script file.
+    @Test func anInterpretersMissingScriptIsFoundPastItsOptions() throws {
+        let scratch = try Scratch("env-interpreters")
+        for command in ["sh missing.sh", "bash -x missing.sh", "python3 missing.py", "python3 -u missing.py", "python3 -W ignore missing.py",
+                        "python missing.py", "perl -w missing.pl", "python3.11 missing.py", "/bin/sh missing.sh", "sh -- missing.sh", "sh -e missing.sh"] {
+            let reason = EnvironmentFailure.preflight(command: command, directory: scratch.url.path)
+            #expect(reason?.contains("\(scratch.url.path)/missing.") == true && reason?.contains("does not exist or cannot be read") == true,
+                    "\(command): \(reason ?? "nil")")
+        }
+        for command in ["sh -c 'missing.sh'", "python3 -m missing", "perl -e 'print 1'", "python3 - < missing.py", "sh -s missing"] {
+            #expect(EnvironmentFailure.preflight(command: command, directory: scratch.url.path) == nil, "\(command)")
+        }
+        // The word that names the file run, as written, and where it stands (what `try` replaces with its copy).
+        for (command, word) in [("sh my-backup.sh", "my-backup.sh"), ("python3 -u 'my backup.py' --fast", "'my backup.py'"),
+                                ("./backup.sh --all", "./backup.sh"), ("tools/b.sh", "tools/b.sh")] {
+            let found = try #require(EnvironmentFailure.scriptWord(of: command), "\(command)")
+            #expect(String(command[found.range]) == word, "\(command)")
+        }
+        #expect(EnvironmentFailure.scriptWord(of: "python3 -u 'my backup.py'")?.text == "my backup.py")
+        for command in ["rsync -a a b", "sh \"$LIFEBOAT_SCENARIO_DIR/b.sh\"", "python3 -m backup", "cd dir && sh b.sh"] {
+            #expect(EnvironmentFailure.scriptWord(of: command) == nil, "\(command)")
+        }
+        // After the fact, for a script no command line shows (inside a wrapper): the interpreter's own words, status 2.
+        #expect(EnvironmentFailure.reason(exitCode: 2, signal: nil, output: "sh: 0: cannot open my-backup.sh: No such file\n")?
+            .contains("could not open its script") == true)
+        #expect(EnvironmentFailure.reason(exitCode: 2, signal: nil, output: "/usr/bin/python3: can't open file '/w/b.py': [Errno 2] No such file or directory\n") != nil)
+        #expect(EnvironmentFailure.reason(exitCode: 2, signal: nil, output: "Can't open perl script \"b.pl\": No such file or directory\n") != nil)
+        #expect(EnvironmentFailure.reason(exitCode: 2, signal: nil, output: "rsync error: some files could not be transferred\n") == nil)
+        // A redirection inside the program that fails is the program's own failure (its line number, not 0).
+        #expect(EnvironmentFailure.reason(exitCode: 2, signal: nil, output: "/w/backup.sh: 3: cannot open /w/in.txt: No such file\n") == nil)
+        #expect(EnvironmentFailure.reason(exitCode: 2, signal: nil, output: "sh: 1: cannot open /w/in.txt: No such file\n") == nil)
+        #expect(EnvironmentFailure.reason(exitCode: 1, signal: nil, output: "sh: 0: cannot open my-backup.sh: No such file\n") == nil)
+    }
+
+    /// A wrapper script whose inner `sh FILE` names a missing file (what no preflight can see): the run is "not
+    /// run" with exit 2 from the shell's own message, never `backup-completes`.
+    @Test func aMissingScriptInsideAWrapperIsExitTwo() async throws {
+        let scratch = try Scratch("env-wrapper")
+        let wrapper = "#!/bin/sh\nsh \"$LIFEBOAT_SCENARIO_DIR/not-there.sh\"\n"
+        let (code, result) = try await Self.runAlone(Self.scenario("env-wrapper", command: "sh \"$LIFEBOAT_SCENARIO_DIR/wrapper.sh\""), in: scratch,
+                                                     files: ["wrapper.sh": (wrapper, 0o644)])
+        #expect(code == 2)
+        #expect(result.environmentError?.contains("cannot open") == true, "\(result.environmentError ?? "nil")")
+        #expect(!result.verdicts.contains { $0.status == .violated }, "\(result.verdicts)")
+    }
 }
