@@ -23,8 +23,18 @@ struct RestoreEqualsBackup: Invariant {
     }
 
     /// The comparison's violations, less the missing attachment files the backup already lacked.
+    /// Where the backup lacked an attachment's file, whatever the restored store has there (nothing, or a file
+    /// the restore left in place) is not the restore's difference.
     static func violations(_ report: CheckReport, lacking: Set<String>) -> (findings: [Finding], inherited: Int) {
-        let inherited = report.violations.filter { $0.kind == .missingExternalFile && lacking.contains(JudgedRun.objectKey($0)) }
+        let inherited = report.violations.filter { finding in
+            switch finding.kind {
+            case .missingExternalFile: lacking.contains(JudgedRun.objectKey(finding))
+            // Only when the attachment is the one attribute that differs.
+            case .changedObject: finding.message.components(separatedBy: " vs expected ").count == 2
+                && (finding.expectedMissingFile.map(lacking.contains) ?? false)
+            default: false
+            }
+        }
         return (report.violations.filter { finding in !inherited.contains(finding) }, inherited.count)
     }
 

@@ -23,6 +23,13 @@ enum StoreCheckVerdicts {
 }
 
 extension Finding {
+    /// The attachment file a comparison expected and found missing in the expected store ("... vs expected
+    /// missing file _EXTERNAL_DATA/NAME"), if the finding is one.
+    public var expectedMissingFile: String? {
+        guard let range = message.range(of: "expected missing file _EXTERNAL_DATA/") else { return nil }
+        return message[range.upperBound...].split(whereSeparator: { $0 == "," || $0 == " " || $0 == ";" }).first.map(String.init)
+    }
+
     /// The external data file a `missing-external-file` finding names (the last component of
     /// `.../_EXTERNAL_DATA/NAME`), if any.
     public var externalFileName: String? {

@@ -57,11 +57,12 @@ public struct JudgedRun: Sendable {
         return stores
     }
 
-    /// The objects whose attachment file the backup a restore was given lacked ("Note Z_PK 12"): from its
-    /// report as the restore found it, or else as it was right after the backup.
+    /// The attachment files the backup a restore was given lacked, by the object naming each ("Note Z_PK 12")
+    /// and by file name: from its report as the restore found it, or else as it was right after the backup.
     func missingFiles(givenTo restore: RestoreMeasurement) -> Set<String> {
         let report = restore.backupAsGiven?.value ?? backup(named: restore.source)?.backup?.store.checks.value
-        return Set((report?.violations ?? []).filter { $0.kind == .missingExternalFile }.map(Self.objectKey))
+        let missing = (report?.violations ?? []).filter { $0.kind == .missingExternalFile }
+        return Set(missing.map(Self.objectKey)).union(missing.compactMap(\.externalFileName))
     }
 
     static func objectKey(_ finding: Finding) -> String { "\(finding.entity ?? "") \(finding.object ?? "")" }
