@@ -14,6 +14,8 @@ public struct Verdict: Sendable, Codable, Equatable {
     /// Whose behaviour it judges: the program under test (nil, the default) or the app's own (`Owner.app`),
     /// which reports show apart and which fails a `pass` run only when the scenario names it (lifeboat.run/3).
     public var owner: Owner?
+    /// What to change, in one line, for a violated verdict: its invariant's fix (lifeboat.run/3).
+    public var fix: String?
 
     public init(_ invariant: String, _ status: Status, _ summary: String, evidence: [String] = [], owner: Owner? = nil) {
         self.invariant = invariant

@@ -143,6 +143,7 @@ extension RunCommand {
             print("   \(TerminalStyle.outcome(verdict.status == .held ? "held    " : violated, good: verdict.status == .held)) \(verdict.invariant): \(verdict.summary.prefix(150))")
             if verdict.status == .violated, let first = verdict.evidence.first { print("            e.g. \(first.prefix(160))") }
             if verdict.status == .violated, let cause = verdict.cause { print("            cause: \(cause.prefix(400))") }
+            if verdict.status == .violated, let fix = verdict.fix { print("            fix: \(fix)") }
         }
         for verdict in result.verdicts where verdict.status != .notApplicable && !verdict.isAppsOwn { line(verdict, violated: "VIOLATED") }
         // Nothing passes vacuously: what the run gave nothing to examine is named (report.md says why).

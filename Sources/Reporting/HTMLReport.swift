@@ -23,7 +23,8 @@ public enum HTMLReport {
             """
         var evidence = ""
         for verdict in result.verdicts.sorted(by: { !$0.isAppsOwn && $1.isAppsOwn }) where !verdict.evidence.isEmpty {
-            evidence += "<h3>\(h(verdict.invariant))\(verdict.isAppsOwn ? " (the app's own)" : "")</h3>" + (verdict.cause.map { "<p class=\"cause\"><strong>Cause:</strong> \(h($0))</p>" } ?? "") + "<ul>" + verdict.evidence.map { "<li>\(h($0))</li>" }.joined() + "</ul>\n"
+            evidence += "<h3>\(h(verdict.invariant))\(verdict.isAppsOwn ? " (the app's own)" : "")</h3>" + (verdict.cause.map { "<p class=\"cause\"><strong>Cause:</strong> \(h($0))</p>" } ?? "")
+                + (verdict.fix.map { "<p class=\"fix\"><strong>Fix:</strong> \(h($0))</p>" } ?? "") + "<ul>" + verdict.evidence.map { "<li>\(h($0))</li>" }.joined() + "</ul>\n"
         }
         var operations = ""
         for op in result.operations {

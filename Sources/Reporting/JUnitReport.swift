@@ -17,7 +17,8 @@ public enum JUnitReport {
                 if failure != nil { suiteFailures += 1 }
                 var body = ""
                 if let failure {
-                    body += "<failure message=\"\(xml(failure))\">\(xml(verdict.evidence.joined(separator: "\n")))</failure>"
+                    let detail = verdict.evidence + (verdict.cause.map { ["cause: \($0)"] } ?? []) + (verdict.fix.map { ["fix: \($0)"] } ?? [])
+                    body += "<failure message=\"\(xml(failure))\">\(xml(detail.joined(separator: "\n")))</failure>"
                 } else if verdict.status == .notApplicable {
                     body += "<skipped message=\"\(xml(verdict.summary))\"/>"
                 }

@@ -34,6 +34,7 @@ public enum MarkdownReport {
             for verdict in verdicts {
                 lines.append("### \(verdict.invariant)")
                 if let cause = verdict.cause { lines += ["", "**Cause:** \(cause)", ""] }
+                if let fix = verdict.fix { lines += ["**Fix:** \(fix)", ""] }
                 lines += verdict.evidence.map { "- \($0)" }
                 lines.append("")
             }

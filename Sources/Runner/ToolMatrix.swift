@@ -58,6 +58,8 @@ public enum ToolMatrix {
         /// The app's own findings in this run (Core Data's behaviour: `app-durable`), with their first evidence:
         /// shown apart, never counted against the program.
         public var appsOwn: [String]?
+        /// What to change: the first violated invariant's fix.
+        public var fix: String?
         public var crash: String?
         public var expectation: String
         public var expectationMet: Bool
@@ -317,6 +319,7 @@ public enum ToolMatrix {
                       expectation: result.expectation, expectationMet: result.expectationMet, seconds: result.seconds,
                       report: report, repro: nil)
         run.appsOwn = appsOwn.isEmpty ? nil : appsOwn
+        run.fix = violated.compactMap(\.fix).first
         return run
     }
 

@@ -115,6 +115,8 @@ public enum TryProgram {
                 let cause = failing.first.flatMap { $0.evidence.first ?? $0.failures.first } ?? "a step failed"
                 let names = cell.violated.isEmpty ? "a step failed" : cell.violated.joined(separator: ", ")
                 lines.append("\(pad(cell.situation))  CAUGHT \(names) (\(failing.count)/\(seeds) seed(s)): \(sentence(cause))")
+                if let why = failing.first(where: { $0.cause != nil })?.cause { lines.append("\(pad(""))    cause: \(sentence(why))") }
+                if let fix = failing.first(where: { $0.fix != nil })?.fix { lines.append("\(pad(""))    fix: \(fix)") }
                 for run in failing { if let repro = run.repro { lines.append("\(pad(""))    repro: \(matrix.appendingPathComponent(repro).path)") } }
             } else if let reason = cell.notExercised {
                 lines.append("\(pad(cell.situation))  not exercised: \(reason)")

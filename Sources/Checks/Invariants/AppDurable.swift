@@ -9,6 +9,7 @@ import Foundation
 /// them unless the scenario names this invariant (`invariants:` or `expect:`).
 struct AppDurable: Invariant {
     let name = "app-durable"
+    let fix = "nothing a backup program can change: an app that must not lose attachments in a power cut syncs them itself (or keeps them inline); back up after the app's saves settle"
     let owner = Owner.app
 
     func check(_ run: JudgedRun) -> [Verdict] {

@@ -3,6 +3,7 @@ import Foundation
 /// `backup-completes`: every backup step the crash did not cut short reports success.
 struct BackupCompletes: Invariant {
     let name = "backup-completes"
+    let fix = "read the step's output (logs/<step>.log): a backup that gives up under writers needs a lock, a retry budget or an API that does not restart (VACUUM INTO, the backup API in one step)"
 
     func check(_ run: JudgedRun) -> [Verdict] {
         run.backups.compactMap { step in

@@ -5,6 +5,7 @@ import Foundation
 /// a power failure right after "done" takes away; the finding names the operations the crash dropped.
 struct BackupDurable: Invariant {
     let name = "backup-durable"
+    let fix = "fsync every file the backup writes, then the folders that name them (after the last rename), before reporting success"
 
     func check(_ run: JudgedRun) -> [Verdict] {
         run.backups.compactMap { step in

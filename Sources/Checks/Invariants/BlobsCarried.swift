@@ -8,6 +8,7 @@ import StoreCheck
 /// step's finding.
 struct BlobsCarried: Invariant {
     let name = "blobs-carried"
+    let fix = "copy .<Store>_SUPPORT/_EXTERNAL_DATA in the same snapshot as the database (hold SQLite's write lock while both are copied)"
 
     func check(_ run: JudgedRun) -> [Verdict] {
         run.checkedStores.map { entry in

@@ -7,6 +7,7 @@ import StoreModel
 /// again) is back.
 struct CloudConsistent: Invariant {
     let name = "cloud-consistent"
+    let fix = "restore into a store the mirror has not seen (a new store UUID) or reset the mirror's metadata, then let CloudKit sync again"
 
     func check(_ run: JudgedRun) -> [Verdict] {
         guard let final = run.record.cloud.final else { return [] }

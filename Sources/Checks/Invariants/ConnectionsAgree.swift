@@ -5,6 +5,7 @@ import Foundation
 /// connection on the old inode: that process goes on reading and writing a store nobody will open again.
 struct ConnectionsAgree: Invariant {
     let name = "connections-agree"
+    let fix = "restore in place through SQLite (the backup API into the live store) or close every connection first; never rename a file over an open store"
 
     func check(_ run: JudgedRun) -> [Verdict] {
         run.restores.compactMap { step in

@@ -6,6 +6,7 @@ import Foundation
 /// (`app-durable`), not the program's.
 struct DurableAfterCrash: Invariant {
     let name = "durable-after-crash"
+    let fix = "leave the live store's files alone: a program that deletes, renames or rewrites the store's -wal or database loses the app's commits"
 
     func check(_ run: JudgedRun) -> [Verdict] {
         guard var verdict = Self.measured(run, settingAsideAppsLosses: true) else { return [] }

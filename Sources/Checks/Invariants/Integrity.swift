@@ -5,6 +5,7 @@ import StoreCheck
 /// (Z_PRIMARYKEY, Z_METADATA, relationships that resolve), and every backup opens as a store.
 struct Integrity: Invariant {
     let name = "integrity"
+    let fix = "copy through SQLite (the backup API or VACUUM INTO), or copy the database with its -wal under a lock; never copy a page file while a checkpoint rewrites it"
 
     func check(_ run: JudgedRun) -> [Verdict] {
         var verdicts = run.checkedStores.map { entry in

@@ -6,6 +6,7 @@ import Foundation
 /// state; attachments the app's own never-synced operations lost are set aside (`app-durable`'s).
 struct LiveStoreUnaffected: Invariant {
     let name = "live-store-unaffected"
+    let fix = "do not hold SQLite's locks for long, and never remove or replace the live store's files while the app runs"
 
     func check(_ run: JudgedRun) -> [Verdict] {
         let everyone = Self.measured(run, settingAsideAppsLosses: false)

@@ -3,6 +3,7 @@ import Foundation
 /// `metadata-preserved`: every backup has the live store's model version hashes (and reports its store UUID).
 struct MetadataPreserved: Invariant {
     let name = "metadata-preserved"
+    let fix = "copy the store as it is (replace, the backup API): migrate writes a new store with its own metadata"
 
     func check(_ run: JudgedRun) -> [Verdict] {
         guard let live = run.record.liveMetadata else { return [] }

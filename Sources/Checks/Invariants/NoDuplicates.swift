@@ -5,6 +5,7 @@ import StoreModel
 /// zone after each sync.
 struct NoDuplicates: Invariant {
     let name = "no-duplicates"
+    let fix = "back up into an empty destination (or replace, not migrate, into an existing one)"
 
     func check(_ run: JudgedRun) -> [Verdict] {
         var verdicts = run.checkedStores.map { entry in

@@ -6,6 +6,7 @@ import Foundation
 /// or a bucket without limit.
 struct NoRunaway: Invariant {
     let name = "no-runaway"
+    let fix = "upgrade or configure the tool so an idle database stops producing new snapshots"
 
     func check(_ run: JudgedRun) -> [Verdict] {
         guard let area = run.record.backupArea, !area.samples.isEmpty else { return [] }

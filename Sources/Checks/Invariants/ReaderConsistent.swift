@@ -5,6 +5,7 @@ import Foundation
 /// held to the round of writers it was taken in.
 struct ReaderConsistent: Invariant {
     let name = "reader-consistent"
+    let fix = "keep readers on the live store's own connections; a program must not rewrite pages under an open read transaction"
 
     func check(_ run: JudgedRun) -> [Verdict] {
         guard let snapshots = run.record.readerSnapshots else { return [] }

@@ -4,6 +4,7 @@ import Foundation
 /// beside the old store is evidence.
 struct RelocationCompletes: Invariant {
     let name = "relocation-completes"
+    let fix = "move the store with the mirror off (or signed in), as the move's article does: replace, then add the store at its new place"
 
     func check(_ run: JudgedRun) -> [Verdict] {
         run.record.operations.filter { $0.action == "relocate" }.map { operation in

@@ -5,6 +5,7 @@ import Foundation
 /// flight at that moment. Objects of later transactions are the finding, and so are acknowledged ones missing.
 struct RestoreAtTime: Invariant {
     let name = "restore-at-time"
+    let fix = "restore to the requested moment exactly: keep every segment up to it and none after"
 
     func check(_ run: JudgedRun) -> [Verdict] {
         run.restores.compactMap { step in

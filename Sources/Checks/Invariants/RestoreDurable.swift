@@ -5,6 +5,7 @@ import Foundation
 /// wrote is undone by the crash, and the finding names the operations the crash dropped.
 struct RestoreDurable: Invariant {
     let name = "restore-durable"
+    let fix = "fsync the restored files, then the folder that names them, after the last rename, before reporting success"
 
     func check(_ run: JudgedRun) -> [Verdict] {
         run.restores.compactMap { step in

@@ -7,6 +7,7 @@ import StoreCheck
 /// (`blobs-carried`), so a faithful restore of an incomplete backup holds here.
 struct RestoreEqualsBackup: Invariant {
     let name = "restore-equals-backup"
+    let fix = "remove the live -wal and -shm before putting the database back, and replace .<Store>_SUPPORT with the backup's"
 
     func check(_ run: JudgedRun) -> [Verdict] {
         run.restores.compactMap { step in

@@ -4,6 +4,7 @@ import Foundation
 /// scenario allows it), and it is not silently empty.
 struct RestoreOpens: Invariant {
     let name = "restore-opens"
+    let fix = "open the restored store with the migration options (NSMigratePersistentStoresAutomaticallyOption, NSInferMappingModelAutomaticallyOption) or migrate it first"
 
     func check(_ run: JudgedRun) -> [Verdict] {
         run.restores.compactMap { step in

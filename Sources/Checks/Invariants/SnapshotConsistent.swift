@@ -4,6 +4,7 @@ import Foundation
 /// with nothing begun after the copy ended and the initial objects unchanged.
 struct SnapshotConsistent: Invariant {
     let name = "snapshot-consistent"
+    let fix = "copy one snapshot: through SQLite (backup API, VACUUM INTO) or the database and its -wal under one lock"
 
     func check(_ run: JudgedRun) -> [Verdict] {
         run.backups.compactMap { step in

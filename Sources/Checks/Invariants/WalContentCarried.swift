@@ -4,6 +4,7 @@ import Foundation
 /// live store's `-wal` included.
 struct WalContentCarried: Invariant {
     let name = "wal-content-carried"
+    let fix = "copy the -wal with the database (under a lock), or copy through SQLite, which reads the -wal"
 
     func check(_ run: JudgedRun) -> [Verdict] {
         run.backups.compactMap { step in

@@ -9,6 +9,8 @@ public protocol Invariant: Sendable {
     /// Whose behaviour it judges. An invariant of the app's own (Core Data's) behaviour is reported apart from
     /// the program's verdicts and fails a run that expects `pass` only when the scenario names it.
     var owner: Owner { get }
+    /// What to change when it is violated, in one line (docs/invariants.md's "how to fix" column).
+    var fix: String { get }
     /// Whether a run judges it when the scenario does not list its invariants (`invariants:` absent).
     var judgedByDefault: Bool { get }
     /// The verdicts of one run: one per thing it examined (a backup, a restore, the store after a crash), each

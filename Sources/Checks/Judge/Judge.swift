@@ -32,6 +32,7 @@ public enum Judge {
                 // The app's own findings are reported apart, unless the scenario names the invariant: then it is
                 // judged like any other.
                 verdict.owner = invariant.owner == .app && !named.contains(invariant.name) ? .app : nil
+                if verdict.status == .violated { verdict.fix = invariant.fix }
                 return verdict
             }
         }
