@@ -20,21 +20,22 @@ extension ScenarioRunner {
     /// with the operation that took it, from the whole op log: a create or rename into place that the crash
     /// dropped, or an unlink that happened (Core Data deletes an updated attachment's old file inside the save,
     /// before the commit that stops naming it). Files no operation explains are left out.
-    func missingExternalFileFates(_ report: CheckReport?) -> [String: LossRecord.Operation] {
+    func missingExternalFileFates(_ report: CheckReport?, store: URL) -> [String: LossRecord.Operation] {
         let names = Set((report?.violations ?? []).filter { $0.kind == .missingExternalFile }.compactMap(\.externalFileName))
-        guard !names.isEmpty, let crashLoss, let records = try? OpLog.read(crashLoss.log) else { return [:] }
+        guard !names.isEmpty, let crashLoss, let paths = volumePaths(of: store), let records = try? OpLog.read(crashLoss.log) else { return [:] }
         let dropped = Set(crashLoss.loss.dropped.map(\.seq))
         let crashSeq = crashLoss.loss.crash.seq
         var fates: [String: LossRecord.Operation] = [:]
         for name in names {
-            let suffix = "/_EXTERNAL_DATA/" + name
+            // This store's file, not a copy of the same name in a backup's folder.
+            let suffix = paths.support + "_EXTERNAL_DATA/" + name
             let mine = records.filter { (record: OpRecord) -> Bool in
                 guard record.seq < crashSeq, record.result >= 0 else { return false }
-                return (record.path ?? "").hasSuffix(suffix) || (record.path2 ?? "").hasSuffix(suffix)
+                return record.path == suffix || record.path2 == suffix
             }
             let entries: Set<String> = ["create", "rename", "link"]
             let dropping = mine.last { (record: OpRecord) in dropped.contains(record.seq) && entries.contains(record.op) }
-            let taken = dropping ?? mine.last { (record: OpRecord) in record.op == "unlink" && (record.path ?? "").hasSuffix(suffix) }
+            let taken = dropping ?? mine.last { (record: OpRecord) in record.op == "unlink" && record.path == suffix }
             guard let taken else { continue }
             let actor = actor(of: taken, loss: crashLoss.loss)
             fates[name] = LossRecord.Operation(what: CrashLoss.describe(taken), path: taken.path ?? "", actor: actor,
@@ -48,9 +49,11 @@ extension ScenarioRunner {
     /// whole folder): each operation with who made it and the fsync that never came, and the sentence a
     /// finding quotes (`CrashLoss`). Nil where there is no op log or the crash dropped nothing there (the loss is
     /// then elsewhere: a sentence would mislead).
-    func lossRecord(store: URL, what: String) -> LossRecord? {
+    /// A store's database and support folder as the op log names them (relative to the volume's root), or nil
+    /// for a store elsewhere.
+    func volumePaths(of store: URL) -> (database: String, directory: String, support: String)? {
         guard let crashLoss else { return nil }
-        let (loss, root) = (crashLoss.loss, crashLoss.root.standardizedFileURL.path)
+        let root = crashLoss.root.standardizedFileURL.path
         let database = store.standardizedFileURL.path
         guard database.hasPrefix(root + "/") else { return nil }
         let relative = String(database.dropFirst(root.count))
@@ -58,6 +61,12 @@ extension ScenarioRunner {
         let directory = (relative as NSString).deletingLastPathComponent
         // `/Library.sqlite` at the volume's root: its folder is `/`, its support folder `/.Library_SUPPORT/`.
         let support = (directory as NSString).appendingPathComponent("." + (name as NSString).deletingPathExtension + "_SUPPORT") + "/"
+        return (relative, directory, support)
+    }
+
+    func lossRecord(store: URL, what: String) -> LossRecord? {
+        guard let crashLoss, let (relative, directory, support) = volumePaths(of: store) else { return nil }
+        let loss = crashLoss.loss
         // A backup's whole folder is its own (its temporary names too); a live store shares its folder.
         let prefixes = what == "the backup" ? [directory + "/"] : [relative, support]
         // The -shm is rebuilt from the -wal on the next open: what a crash did to it explains nothing.

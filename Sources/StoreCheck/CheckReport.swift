@@ -67,9 +67,14 @@ public struct CheckReport: Sendable, Codable {
     /// Core Data bookkeeping tables): bad input, not a finding about a store.
     public var unopenable: String?
 
-    public init(store: String, against: String? = nil) {
+    /// How many findings of one kind are kept (the rest are counted in `suppressed`): `CheckLimits.perKind` for
+    /// a person's report; a run's measurements keep them all, since the judge matches them one by one.
+    public var limitPerKind = CheckLimits.perKind
+
+    public init(store: String, against: String? = nil, limitPerKind: Int = CheckLimits.perKind) {
         self.store = store
         self.against = against
+        self.limitPerKind = limitPerKind
     }
 
     public var violations: [Finding] { findings.filter { $0.severity == .violation } }
@@ -79,7 +84,7 @@ public struct CheckReport: Sendable, Codable {
     /// Counts a finding per kind, keeping only the first ones so a badly broken store gives a readable report.
     mutating func add(_ finding: Finding) {
         let key = finding.kind.rawValue
-        if findings.count(where: { $0.kind == finding.kind }) >= CheckLimits.perKind {
+        if findings.count(where: { $0.kind == finding.kind }) >= limitPerKind {
             suppressed[key, default: 0] += 1
             if finding.severity == .violation { suppressedViolations += 1 }
         } else {

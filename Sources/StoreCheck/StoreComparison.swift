@@ -12,8 +12,8 @@ import StoreModel
 /// SHA-256 of its bytes wherever they live (inline or in `_EXTERNAL_DATA`). Both stores are read as two sorted
 /// streams and merged, so memory stays flat.
 public enum StoreComparison {
-    public static func compare(_ url: URL, against expectedURL: URL) throws -> CheckReport {
-        var report = try StoreVerifier.verify(url)
+    public static func compare(_ url: URL, against expectedURL: URL, limitPerKind: Int = CheckLimits.perKind) throws -> CheckReport {
+        var report = try StoreVerifier.verify(url, limitPerKind: limitPerKind)
         report.against = expectedURL.path
         let started = Date()
         let actual: InspectedStore, expected: InspectedStore
@@ -38,7 +38,7 @@ public enum StoreComparison {
                     let sides = Sides(actual: (actual, actualDB), expected: (expected, expectedDB))
                     try compareMetadata(sides, &report)
                     // By identity (or Z_PK) first: streaming, and exact about which object changed how.
-                    var keyed = CheckReport(store: report.store)
+                    var keyed = CheckReport(store: report.store, limitPerKind: limitPerKind)
                     try compareObjects(sides, &keyed)
                     try compareLinks(sides, &keyed)
                     let byKey: Set<Finding.Kind> = [.extraObject, .missingObject, .changedObject, .extraLink, .missingLink]

@@ -7,9 +7,9 @@ import StoreModel
 public enum StoreVerifier {
     /// Verifies one store. Throws only when the path holds nothing (bad input); a store that cannot be opened is
     /// reported with `unopenable` set (the CLI's exit 2) and everything wrong inside a store is a finding.
-    public static func verify(_ url: URL) throws -> CheckReport {
+    public static func verify(_ url: URL, limitPerKind: Int = CheckLimits.perKind) throws -> CheckReport {
         let started = Date()
-        var report = CheckReport(store: url.path)
+        var report = CheckReport(store: url.path, limitPerKind: limitPerKind)
         let store: InspectedStore
         do {
             store = try InspectedStore.open(url)

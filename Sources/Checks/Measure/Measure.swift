@@ -6,10 +6,23 @@ import StoreModel
 /// is measured is what the next launch of the app would find, and nothing it judges is changed. Event handlers
 /// call these and put what they return into the run record; the judge never reads a store.
 public enum Measure {
+    /// Every finding is kept (a person's report keeps 50 of a kind): the judge matches them one by one, a
+    /// restored store's missing files against those its backup lacked.
+    static let allFindings = Int.max
+
     /// A store's checker report, and its objects when `state` (a verdict needs them).
     public static func store(_ url: URL, label: String, state: Bool) -> StoreMeasurement {
-        StoreMeasurement(label: label, path: url.path, state: state ? Measured.of { try StoreState.read(url) } : nil,
-                         checks: Measured.of { try StoreVerifier.verify(url) })
+        StoreMeasurement(label: label, path: url.path, state: state ? Measured.of { try StoreState.read(url) } : nil, checks: checks(url))
+    }
+
+    /// A store's checker report, every finding kept.
+    public static func checks(_ url: URL) -> Measured<CheckReport> {
+        Measured.of { try StoreVerifier.verify(url, limitPerKind: allFindings) }
+    }
+
+    /// A store compared with the one it should equal (`StoreComparison`), every finding kept.
+    public static func comparison(_ url: URL, against expected: URL) -> Measured<CheckReport> {
+        Measured.of { try StoreComparison.compare(url, against: expected, limitPerKind: allFindings) }
     }
 
     /// The app's first open of a restored store with `model` (and its lightweight migration where allowed): how

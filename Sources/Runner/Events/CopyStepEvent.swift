@@ -59,7 +59,7 @@ extension ScenarioRunner {
             if scenario.writers.acrossRestore == "stop" { children.killAll { $0.name.hasPrefix("writer-") } }
             readLiveBeforeRestore(live)
             backupSource = (last.name, URL(fileURLWithPath: path))
-            backupGiven = Measured.of { try StoreVerifier.verify(URL(fileURLWithPath: path)) }
+            backupGiven = Measure.checks(URL(fileURLWithPath: path))
             target = live
             arguments = ["restore", "--strategy", step.strategy, path, live.path]
         default:
@@ -174,12 +174,12 @@ extension ScenarioRunner {
                 // Restored to a moment, not to the backup: held to the writers' histories as they stood then.
                 restore.atTime = at
             } else if let backupSource {
-                restore.comparison = Measured.of { try StoreComparison.compare(live, against: backupSource.store) }
+                restore.comparison = Measure.comparison(live, against: backupSource.store)
             }
             if let deferredCrash, let backupSource {
                 try simulateCrash(deferredCrash.plan, children: children, volume: volume, live: live, reason: deferredCrash.reason)
                 restore.afterCrash = RestoreAfterCrash(crash: deferredCrash.reason,
-                                                       comparison: Measured.of { try StoreComparison.compare(live, against: backupSource.store) },
+                                                       comparison: Measure.comparison(live, against: backupSource.store),
                                                        loss: lossRecord(store: live, what: "the restored store"))
             }
             let model = scenario.appModel == "library-v2" ? ManagedObjectModel.libraryV2

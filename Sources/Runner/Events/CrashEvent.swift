@@ -57,7 +57,7 @@ extension ScenarioRunner {
             note("runner", .recovery, "store read back from a recovered private copy (the volume keeps the files as the crash left them)")
             let measured = Measure.store(live, label: "live store after the crash", state: true)
             record.crash = CrashRecord(at: at, description: description, live: measured, liveLoss: lossRecord(store: live, what: "the live store"))
-            record.crash?.missingExternalFiles = missingExternalFileFates(measured.checks.value)
+            record.crash?.missingExternalFiles = missingExternalFileFates(measured.checks.value, store: live)
             // The same store with the attachments the app's own lost operations touched set aside: what the
             // program's invariants judge.
             let appsFiles = (record.crash?.liveLoss?.appsExternalFiles ?? [])
