@@ -166,7 +166,9 @@ public enum ToolMatrixReport {
         let h = PageText.html
         var rows = ""
         for tool in result.tools {
-            rows += "<tr><th>\(h(tool.recipe))<br><small>\(h(tool.version))</small></th>"
+            // `try`'s one row is the user's program, which has no version of a recipe's.
+            let version = result.command.hasPrefix("lifeboat try") ? "your program" : tool.version
+            rows += "<tr><th>\(h(tool.recipe))<br><small>\(h(version))</small></th>"
             for situation in result.situations {
                 guard let c = result.cells.first(where: { $0.recipe == tool.recipe && $0.situation == situation }) else {
                     rows += "<td></td>"
@@ -181,7 +183,9 @@ public enum ToolMatrixReport {
                 } else if c.isNotRun {
                     rows += "<td class=notrun title=\"\(h(c.notRunRuns.first?.notRun ?? ""))\">not run \(c.notRunRuns.count)/\(c.runs.count)\(changed)</td>"
                 } else {
-                    let links = failing.compactMap { run in run.repro.map { "<a href=\"\(h($0))\">seed \(run.seed)</a>" } }.joined(separator: " ")
+                    let links = failing.map { run in
+                        "<a href=\"\(h(run.report))/report.html\">seed \(run.seed)</a>" + (run.repro.map { " (<a href=\"\(h($0))\">repro</a>)" } ?? "")
+                    }.joined(separator: " ")
                     let what = c.violated + (failing.contains { !$0.failures.isEmpty } ? ["step failed"] : [])
                     let title = failing.flatMap { $0.evidence + $0.failures + ($0.cause.map { ["cause: " + $0] } ?? []) }.joined(separator: "\n")
                     rows += "<td class=caught title=\"\(h(title))\">caught \(failing.count)/\(c.runs.count)<br>\(h(what.joined(separator: ", ")))<br>\(links)\(h(rates(failing)))\(changed)</td>"
@@ -189,6 +193,22 @@ public enum ToolMatrixReport {
             }
             rows += "</tr>\n"
         }
+        // Every finding spelled out: what was caught, the op log's cause and what to change, with the run's report.
+        var findings = ""
+        for c in result.cells where !c.held && !c.isNotRun && c.notExercised == nil {
+            let failing = c.caughtRuns
+            guard let first = failing.first else { continue }
+            findings += "<h3>\(h(c.recipe)) in \(h(c.situation)): caught \(failing.count)/\(c.runs.count)</h3><ul>"
+            findings += (first.evidence + first.failures).prefix(3).map { "<li>\(h($0))</li>" }.joined()
+            if let cause = first.cause { findings += "<li><strong>Cause:</strong> \(h(cause))</li>" }
+            if let fix = first.fix { findings += "<li><strong>Fix:</strong> \(h(fix))</li>" }
+            findings += "<li><a href=\"\(h(first.report))/report.html\">run report (seed \(first.seed))</a></li></ul>\n"
+        }
+        let apps = result.cells.flatMap { c in c.runs.compactMap { run in run.appsOwn?.first.map { (c, run, $0) } } }
+        if let (c, run, text) = apps.first {
+            findings += "<h3>The app's own (not the program's)</h3><p>In \(apps.count) run(s) the app itself lost data in the crash (Core Data's behaviour); these count against no program. First: \(h(c.recipe)) in \(h(c.situation)), seed \(run.seed): \(h(text))</p>\n"
+        }
+        let isTry = result.command.hasPrefix("lifeboat try")
         let versionLines = versionSection(result).dropFirst(3)
         let changes = versionLines.isEmpty ? "" : "\n<h2>Changes between versions</h2>\n<ul>"
             + versionLines.map { "<li>\(h($0.hasPrefix("- ") ? String($0.dropFirst(2)) : $0))</li>" }.joined() + "</ul>"
@@ -197,11 +217,11 @@ public enum ToolMatrixReport {
         <html><head><meta charset="utf-8"><title>Lifeboat matrix \(h(result.matrixID))</title>
         <style>body{font-family:system-ui,sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.4em .6em;vertical-align:top;text-align:left}
         .held{background:#e6f4e6}.caught{background:#fbe3e3}.notrun{background:#eee}small{color:#555;font-weight:normal}</style></head><body>
-        <h1>Real backup tools under Lifeboat</h1>
+        <h1>\(isTry ? "Your program under Lifeboat" : "Real backup tools under Lifeboat")</h1>
         <p>\(h(result.command)): matrix \(h(result.matrixID)), seeds \(result.seeds.map(String.init).joined(separator: ", ")), \(String(format: "%.0f", result.seconds)) s.
-        Hover a caught cell for its evidence; the seed links are repro files for <code>lifeboat replay</code>.</p>
+        A caught cell's seeds link to each run's report; its repro replays with <code>lifeboat replay</code>. Findings below the table.</p>
         <table><tr><th>recipe</th>\(result.situations.map { "<th>\(h($0))</th>" }.joined())</tr>
-        \(rows)</table>\(changes)</body></html>
+        \(rows)</table>\(findings.isEmpty ? "" : "\n<h2>Findings</h2>\n" + findings)\(changes)</body></html>
 
         """
     }
