@@ -11,13 +11,13 @@ struct BlobsCarried: Invariant {
     let fix = "copy .<Store>_SUPPORT/_EXTERNAL_DATA in the same snapshot as the database (hold SQLite's write lock while both are copied)"
 
     func check(_ run: JudgedRun) -> [Verdict] {
-        run.checkedStores.map { entry in
+        run.checkedStores.compactMap { entry in
             let missing = (entry.store.checks.value?.violations ?? []).filter { $0.kind == .missingExternalFile }
             let inherited = missing.filter(entry.inherited).count
-            var verdict = StoreCheckVerdicts.verdict(name, [.missingExternalFile], store: entry.store, excluding: entry.inherited) { report in
+            guard var verdict = StoreCheckVerdicts.verdict(name, [.missingExternalFile], store: entry.store, excluding: entry.inherited, held: { report in
                 "\(report.externalReferences - inherited) external references resolve"
                     + (inherited == 0 ? "" : "; \(inherited) missing file(s) are not this store's doing (the backup it was restored from lacked them, or the app's own writes lost them: app-durable)")
-            }
+            }) else { return nil }
             if let report = entry.store.checks.value {
                 let orphans = report.findings.filter { $0.kind == .orphanExternalFile }
                 if !orphans.isEmpty { verdict.evidence += orphans.prefix(5).map { "\(entry.store.label): \($0)" } }

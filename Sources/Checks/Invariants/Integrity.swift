@@ -8,7 +8,7 @@ struct Integrity: Invariant {
     let fix = "copy through SQLite (the backup API or VACUUM INTO), or copy the database with its -wal under a lock; never copy a page file while a checkpoint rewrites it"
 
     func check(_ run: JudgedRun) -> [Verdict] {
-        var verdicts = run.checkedStores.map { entry in
+        var verdicts = run.checkedStores.compactMap { entry in
             StoreCheckVerdicts.verdict(name, [.integrity, .bookkeeping, .metadata, .unreadable, .danglingRelationship], store: entry.store) { _ in
                 "integrity_check ok, bookkeeping consistent"
             }

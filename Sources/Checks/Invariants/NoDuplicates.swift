@@ -8,11 +8,13 @@ struct NoDuplicates: Invariant {
     let fix = "back up into an empty destination (or replace, not migrate, into an existing one)"
 
     func check(_ run: JudgedRun) -> [Verdict] {
-        var verdicts = run.checkedStores.map { entry in
+        var verdicts = run.checkedStores.compactMap { entry in
             StoreCheckVerdicts.verdict(name, [.duplicateIdentity], store: entry.store) { _ in "each identity once" }
         }
         for sync in run.record.cloud.syncs {
-            verdicts.append(StoreCheckVerdicts.verdict(name, [.duplicateIdentity], store: sync.store) { _ in "each identity once" })
+            if let verdict = StoreCheckVerdicts.verdict(name, [.duplicateIdentity], store: sync.store, held: { _ in "each identity once" }) {
+                verdicts.append(verdict)
+            }
             verdicts.append(Self.zone(sync.zone, label: "zone after \(sync.label)"))
         }
         return verdicts

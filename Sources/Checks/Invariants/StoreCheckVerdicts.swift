@@ -7,12 +7,13 @@ import StoreCheck
 enum StoreCheckVerdicts {
     /// One verdict of `name` on one checked store: held (saying what was examined), or violated with the
     /// checker's findings of `kinds`, less those `excluded` (the app's own losses, judged by `app-durable`).
-    /// A store that could not be checked at all is an `integrity` violation, whichever invariant asks.
+    /// A store that could not be checked at all is an `integrity` violation ("no store"); the other invariants
+    /// examined nothing there (nil).
     static func verdict(_ name: String, _ kinds: Set<Finding.Kind>, store: StoreMeasurement,
-                        excluding excluded: (Finding) -> Bool = { _ in false }, held what: (CheckReport) -> String) -> Verdict {
+                        excluding excluded: (Finding) -> Bool = { _ in false }, held what: (CheckReport) -> String) -> Verdict? {
         let label = store.label
         guard let report = store.checks.value else {
-            return Verdict("integrity", .violated, "\(label): no store", evidence: [store.checks.error ?? "not measured"])
+            return name == "integrity" ? Verdict(name, .violated, "\(label): no store", evidence: [store.checks.error ?? "not measured"]) : nil
         }
         let matching = report.violations.filter { kinds.contains($0.kind) }
         let found = matching.filter { !excluded($0) }
