@@ -105,7 +105,7 @@ extension FaultFileSystem {
             usleep(100)
         }
         report.staleHandles = staleHandleCount
-        invalidateKernelCaches(invalidate)
+        invalidateKernelCaches(invalidate, everything: true)
         logOp("crash", nil, result: 0) { r in
             r.detail = mode.name
             r.synced = report.kept
@@ -129,13 +129,6 @@ extension FaultFileSystem {
             if fill == .garbage { for i in 0..<bytes.count { bytes[i] = UInt8(truncatingIfNeeded: rng.next()) } }
             _ = bytes.withUnsafeBytes { pwriteAll(fd, $0, low) }
         }
-    }
-
-    /// Drops the kernel's cached pages and attributes of the given paths (best effort, outside our locks).
-    func invalidateKernelCaches(_ paths: [String]) {
-        let bits = fuseHandle.load(ordering: .relaxed)
-        guard bits != 0, let f = OpaquePointer(bitPattern: bits) else { return }
-        for p in Set(paths) where !p.isEmpty { _ = fuse_invalidate_path(f, p) }
     }
 
     /// Makes everything durable: all files' unsynced data and all pending entry changes.
