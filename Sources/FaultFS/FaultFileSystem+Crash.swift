@@ -167,6 +167,11 @@ extension FaultFileSystem {
         report.unsyncedRAMBytes = store.ramBytes
         report.peakUnsyncedRAMBytes = store.peakRAM
         report.spillBytes = store.liveSpillBytes
+        if lowLevelSession.load(ordering: .relaxed) != 0 {
+            let counts = nodes.counts
+            report.nodes = counts.live
+            report.peakNodes = counts.peak
+        }
         return report
     }
 }

@@ -39,7 +39,7 @@ extension MountTests {
                 let end = observer.wait(timeout: 120)
                 #expect(end.succeeded, "observer: \(String(decoding: FileManager.default.contents(atPath: out + ".err") ?? Data(), as: UTF8.self))")
                 let report = try JSONDecoder().decode(Observations.self, from: Data(contentsOf: URL(fileURLWithPath: out)))
-                // Before the crash it saw the unsynced state (so the kernel had it cached)...
+                // Before the crash it saw the unsynced state (so the kernel had it cached: the look that said ready)...
                 #expect(report.before == Observation(size: 8192, fsize: 8192, g: true, r1: false, r2: true))
                 // ...and every look after the crash returned saw the durable state.
                 #expect(report.count >= 200)
@@ -87,6 +87,24 @@ extension MountTests {
             }
         }
 
+        /// The inode table stays bounded: the nodes of removed files go once the kernel forgets them.
+        @Test func inodeTableForgetsWhatTheKernelForgets() throws {
+            try withMount { m in
+                let count = 500
+                for i in 0..<count { #expect(Posix.write(m.path("n\(i)"), [1]) == .ok(1)) }
+                let during = try #require(try m.fs.status().nodes)
+                #expect(during >= count)
+                for i in 0..<count { #expect(unlink(m.path("n\(i)")) == 0) }
+                var after = during
+                for _ in 0..<200 where after > 10 {
+                    usleep(50_000)
+                    after = try #require(try m.fs.status().nodes)
+                }
+                #expect(after <= 10, "nodes: \(during) with the files, \(after) after removing them")
+                #expect(try m.fs.status().peakNodes ?? 0 >= count)
+            }
+        }
+
         struct Observation: Codable, Equatable, Hashable {
             let size: Int
             let fsize: Int
@@ -115,8 +133,10 @@ extension MountTests {
             with open(phase) as ph: p = ph.read().strip()
             o = (size(f), os.fstat(fd).st_size, os.path.exists(g), os.path.exists(r1), os.path.exists(r2))
             if p != "1":
-                before, n = o, n + 1
-                if n == 50: open(ready, "w").close()
+                n += 1
+                if n == 50:
+                    before = o
+                    open(ready, "w").close()
             else:
                 after.add(o); count += 1
                 if count >= 200: break
