@@ -105,7 +105,7 @@ extension FaultFileSystem {
             usleep(100)
         }
         report.staleHandles = staleHandleCount
-        invalidateKernelCaches(invalidate, everything: true)
+        invalidateAfterCrash(invalidate)
         logOp("crash", nil, result: 0) { r in
             r.detail = mode.name
             r.synced = report.kept
@@ -167,6 +167,7 @@ extension FaultFileSystem {
         report.unsyncedRAMBytes = store.ramBytes
         report.peakUnsyncedRAMBytes = store.peakRAM
         report.spillBytes = store.liveSpillBytes
+        report.requests = requests.load(ordering: .relaxed)
         if lowLevelSession.load(ordering: .relaxed) != 0 {
             let counts = nodes.counts
             report.nodes = counts.live

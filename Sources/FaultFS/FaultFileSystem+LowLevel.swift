@@ -24,18 +24,36 @@ extension FaultFileSystem {
         return fi
     }
 
-    /// The entry reply for `name` in `parent` with attributes `st` (one more lookup of its node).
-    func entryParam(_ parent: fuse_ino_t, _ name: String, _ st: stat) -> fuse_entry_param {
+    /// The entry reply for `name` in `parent` with attributes `st` (one more lookup of its node). `since` is the
+    /// crash generation when the request began: after a crash its stat may be from before, so the kernel must
+    /// not keep it.
+    func entryParam(_ parent: fuse_ino_t, _ name: String, _ st: stat, since: UInt64) -> fuse_entry_param {
         var e = fuse_entry_param()
         e.ino = fuse_ino_t(nodes.lookedUp(parent: UInt64(parent), name: name, ino: UInt64(st.st_ino)))
         e.generation = NodeTable.generation
         e.attr = st
-        e.attr_timeout = Self.cacheTimeout
-        e.entry_timeout = Self.cacheTimeout
+        let timeout = epoch.load(ordering: .sequentiallyConsistent) == since ? Self.cacheTimeout : 0
+        e.attr_timeout = timeout
+        e.entry_timeout = timeout
         return e
     }
 
+    /// Runs a request that replies with an entry (lookup, create, mknod, mkdir, symlink, link), counted in flight
+    /// until it has replied, with the crash generation at its start. The kernel keeps no version for entries: a
+    /// lookup that stat'ed before a crash and replies after the crash's notifications would leave a stale name,
+    /// so such a reply gets timeout 0 (`entryParam`), and a crash notifies the entries once more when every
+    /// entry request in flight during it has replied (`invalidateAfterCrash`).
+    func producingEntry(_ body: (UInt64) -> Void) {
+        entryRequestsInFlight.wrappingAdd(1, ordering: .sequentiallyConsistent)
+        defer { entryRequestsInFlight.wrappingSubtract(1, ordering: .sequentiallyConsistent) }
+        body(epoch.load(ordering: .sequentiallyConsistent))
+    }
+
     func llLookup(_ req: fuse_req_t, _ parent: fuse_ino_t, _ name: String) {
+        producingEntry { since in lookup(req, parent, name, since: since) }
+    }
+
+    private func lookup(_ req: fuse_req_t, _ parent: fuse_ino_t, _ name: String, since: UInt64) {
         guard let dir = nodes.path(UInt64(parent)) else { return reply(req, -ENOENT) }
         var st = stat()
         let r = getattr(Self.join(dir, name), &st, nil)
@@ -43,7 +61,7 @@ extension FaultFileSystem {
             if r == -ENOENT { nodes.removeName(parent: UInt64(parent), name: name) }
             return reply(req, r)
         }
-        var e = entryParam(parent, name, st)
+        var e = entryParam(parent, name, st, since: since)
         fuse_reply_entry(req, &e)
     }
 
@@ -96,6 +114,8 @@ extension FaultFileSystem {
             r = tv.withUnsafeBufferPointer { b in run { utimens(path, b.baseAddress, $0) } }
         }
         if r != 0 { return reply(req, r) }
+        // The inode's other names (hard links) hold their own cached attributes.
+        notifySiblings(node)
         var st = stat()
         r = run { getattr(path, &st, $0) }
         if r != 0 { return reply(req, r) }
@@ -112,29 +132,35 @@ extension FaultFileSystem {
 
     /// mknod, mkdir, symlink: `make` creates the entry at its mount path; the reply is the new entry.
     func llMakeEntry(_ req: fuse_req_t, _ parent: fuse_ino_t, _ name: String, _ make: (String) -> Int32) {
-        guard let dir = nodes.path(UInt64(parent)) else { return reply(req, -ENOENT) }
-        let path = Self.join(dir, name)
-        let r = make(path)
-        if r != 0 { return reply(req, r) }
-        replyEntry(req, parent, name, path)
+        producingEntry { since in
+            guard let dir = nodes.path(UInt64(parent)) else { return reply(req, -ENOENT) }
+            let path = Self.join(dir, name)
+            let r = make(path)
+            if r != 0 { return reply(req, r) }
+            replyEntry(req, parent, name, path, since: since)
+        }
     }
 
-    private func replyEntry(_ req: fuse_req_t, _ parent: fuse_ino_t, _ name: String, _ path: String) {
+    private func replyEntry(_ req: fuse_req_t, _ parent: fuse_ino_t, _ name: String, _ path: String, since: UInt64) {
         var st = stat()
         let r = getattr(path, &st, nil)
         if r != 0 { return reply(req, r) }
-        var e = entryParam(parent, name, st)
+        var e = entryParam(parent, name, st, since: since)
         fuse_reply_entry(req, &e)
     }
 
     func llLink(_ req: fuse_req_t, _ node: fuse_ino_t, _ parent: fuse_ino_t, _ name: String) {
+        producingEntry { since in link(req, node, parent, name, since: since) }
+    }
+
+    private func link(_ req: fuse_req_t, _ node: fuse_ino_t, _ parent: fuse_ino_t, _ name: String, since: UInt64) {
         guard let from = nodes.path(UInt64(node)), let dir = nodes.path(UInt64(parent)) else { return reply(req, -ENOENT) }
         let to = Self.join(dir, name)
         let r = link(from, to)
         if r != 0 { return reply(req, r) }
         // The other names of the inode now count one more link.
         if let ino = nodes.ino(UInt64(node)) { invalidateKernelCaches([], inos: [ino]) }
-        replyEntry(req, parent, name, to)
+        replyEntry(req, parent, name, to, since: since)
     }
 
     func llRemove(_ req: fuse_req_t, _ parent: fuse_ino_t, _ name: String, directory: Bool) {
@@ -174,6 +200,11 @@ extension FaultFileSystem {
 
     func llCreate(_ req: fuse_req_t, _ parent: fuse_ino_t, _ name: String, _ mode: mode_t,
                   _ fi: UnsafeMutablePointer<fuse_file_info>?) {
+        producingEntry { since in create(req, parent, name, mode, fi, since: since) }
+    }
+
+    private func create(_ req: fuse_req_t, _ parent: fuse_ino_t, _ name: String, _ mode: mode_t,
+                        _ fi: UnsafeMutablePointer<fuse_file_info>?, since: UInt64) {
         guard let fi else { return reply(req, -EINVAL) }
         guard let dir = nodes.path(UInt64(parent)) else { return reply(req, -ENOENT) }
         let path = Self.join(dir, name)
@@ -185,7 +216,7 @@ extension FaultFileSystem {
             _ = release(path, fi)
             return reply(req, r)
         }
-        var e = entryParam(parent, name, st)
+        var e = entryParam(parent, name, st, since: since)
         if fuse_reply_create(req, &e, fi) != 0 {
             _ = release(path, fi)
             nodes.forget(UInt64(e.ino), 1)

@@ -49,6 +49,10 @@ final class FaultFileSystem: Sendable {
     let lowLevelSession = Atomic<UInt>(0)
     /// The node ids the kernel holds (low-level API).
     let nodes: NodeTable
+    /// Requests that reply with an entry, not yet replied (see `producingEntry`).
+    let entryRequestsInFlight = Atomic<Int>(0)
+    /// FUSE requests served (for requests per operation in the benchmarks).
+    let requests = Atomic<UInt64>(0)
     /// pthread_t of the thread running the FUSE loop, signalled to stop it.
     let loopThread = Atomic<UInt>(0)
     let stopping = Atomic<Bool>(false)

@@ -39,6 +39,26 @@ extension FaultFileSystem {
         notify(notices)
     }
 
+    /// After a crash (on the control thread): every node's attributes and pages and the changed entries; then,
+    /// once every entry request that was in flight has replied (at most 2 s: a delay rule can hold one), the
+    /// changed entries again, in case such a reply carried a name from before the crash (see `producingEntry`).
+    func invalidateAfterCrash(_ paths: [String]) {
+        invalidateKernelCaches(paths, everything: true)
+        guard lowLevelSession.load(ordering: .relaxed) != 0 else { return }
+        var waited = 0
+        while entryRequestsInFlight.load(ordering: .sequentiallyConsistent) > 0 && waited < 20_000 {
+            usleep(100)
+            waited += 1
+        }
+        invalidateKernelCaches(paths)
+    }
+
+    /// A change made through node `id` (its attributes or contents) also changed its backing inode's other names,
+    /// which the kernel holds as other nodes with their own cached attributes.
+    func notifySiblings(_ id: fuse_ino_t) {
+        notify(nodes.siblings(of: UInt64(id)).map { .inode($0) })
+    }
+
     /// Sends `notices` now, or, while serving a request, after its reply; there the attributes go out at once
     /// as well (attribute-only: the kernel's handling takes only a spinlock, so it cannot wait for the request
     /// being served), so the calling process sees the new size or mode as soon as its call returns.

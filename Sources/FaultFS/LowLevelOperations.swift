@@ -19,12 +19,16 @@ enum LowLevelOperations {
         ops.lookup = { req, parent, name in serve(req) { fs, req in fs.llLookup(req, parent, str(name)) } }
         ops.forget = { req, ino, n in
             guard let req else { return }
-            fileSystem(of: req).nodes.forget(UInt64(ino), n)
+            let fs = fileSystem(of: req)
+            fs.requests.wrappingAdd(1, ordering: .relaxed)
+            fs.nodes.forget(UInt64(ino), n)
             fuse_reply_none(req)
         }
         ops.forget_multi = { req, count, forgets in
             guard let req else { return }
-            let table = fileSystem(of: req).nodes
+            let fs = fileSystem(of: req)
+            fs.requests.wrappingAdd(1, ordering: .relaxed)
+            let table = fs.nodes
             if let forgets { for i in 0..<count { table.forget(UInt64(forgets[i].ino), forgets[i].nlookup) } }
             fuse_reply_none(req)
         }
@@ -54,6 +58,7 @@ enum LowLevelOperations {
             serve(req) { fs, req in
                 guard let buf, let fi else { return reply(req, -EINVAL) }
                 let n = fs.write(fs.nodes.path(UInt64(ino)), buf, size, Int64(off), fi)
+                if n > 0 { fs.notifySiblings(ino) }
                 if n < 0 { reply(req, n) } else { fuse_reply_write(req, Int(n)) }
             }
         }
@@ -86,13 +91,17 @@ enum LowLevelOperations {
         ops.setxattr = { req, ino, name, value, size, flags in
             serve(req) { fs, req in
                 guard let path = fs.nodes.path(UInt64(ino)) else { return reply(req, -ENOENT) }
-                reply(req, fs.setxattr(path, str(name), value, size, flags))
+                let r = fs.setxattr(path, str(name), value, size, flags)
+                if r == 0 { fs.notifySiblings(ino) }
+                reply(req, r)
             }
         }
         ops.removexattr = { req, ino, name in
             serve(req) { fs, req in
                 guard let path = fs.nodes.path(UInt64(ino)) else { return reply(req, -ENOENT) }
-                reply(req, fs.removexattr(path, str(name)))
+                let r = fs.removexattr(path, str(name))
+                if r == 0 { fs.notifySiblings(ino) }
+                reply(req, r)
             }
         }
         ops.getxattr = { req, ino, name, size in
@@ -108,12 +117,17 @@ enum LowLevelOperations {
             }
         }
         ops.fallocate = { req, ino, mode, off, len, fi in
-            serve(req) { fs, req in reply(req, fs.fallocate(fs.nodes.path(UInt64(ino)), mode, Int64(off), Int64(len), fi)) }
+            serve(req) { fs, req in
+                let r = fs.fallocate(fs.nodes.path(UInt64(ino)), mode, Int64(off), Int64(len), fi)
+                if r == 0 { fs.notifySiblings(ino) }
+                reply(req, r)
+            }
         }
         ops.copy_file_range = { req, inoIn, offIn, fiIn, inoOut, offOut, fiOut, len, flags in
             serve(req) { fs, req in
                 let n = fs.copyFileRange(fs.nodes.path(UInt64(inoIn)), fiIn, Int64(offIn), fs.nodes.path(UInt64(inoOut)), fiOut,
                                          Int64(offOut), len, flags)
+                if n > 0 { fs.notifySiblings(inoOut) }
                 if n < 0 { reply(req, Int32(n)) } else { fuse_reply_write(req, n) }
             }
         }
@@ -132,6 +146,7 @@ enum LowLevelOperations {
 private func serve(_ req: fuse_req_t?, _ body: (FaultFileSystem, fuse_req_t) -> Void) {
     guard let req else { return }
     let fs = fileSystem(of: req)
+    fs.requests.wrappingAdd(1, ordering: .relaxed)
     let notices = FuseRequestScope.serving(req) { scope -> [KernelNotice] in
         body(fs, req)
         return scope.notices

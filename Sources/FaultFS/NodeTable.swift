@@ -156,6 +156,14 @@ final class NodeTable: Sendable {
         }
     }
 
+    /// The other live nodes of `id`'s backing inode (its hard links' names), usually none.
+    func siblings(of id: UInt64) -> [UInt64] {
+        table.withLock { t in
+            guard let ino = t.nodes[id]?.ino, let all = t.byIno[ino], all.count > 1 else { return [] }
+            return all.filter { $0 != id }
+        }
+    }
+
     /// Every live node of a backing inode.
     func nodes(ofIno ino: UInt64) -> [UInt64] { table.withLock { Array($0.byIno[ino] ?? []) } }
 
