@@ -227,7 +227,7 @@ extension FaultFileSystem {
         guard let fi else { return reply(req, -EBADF) }
         let buf = UnsafeMutablePointer<CChar>.allocate(capacity: max(size, 1))
         defer { buf.deallocate() }
-        let n = read(nodes.path(UInt64(node)), buf, size, offset, fi)
+        let n = read(nil, buf, size, offset, fi)
         if n < 0 { return reply(req, n) }
         fuse_reply_buf(req, buf, Int(n))
     }

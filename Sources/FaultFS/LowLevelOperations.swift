@@ -4,11 +4,13 @@ import Glibc
 #endif
 
 /// libfuse's low-level operation table. Each entry is a non-capturing C callback that finds the FaultFileSystem
-/// through fuse_req_userdata, turns node ids into mount paths with the `NodeTable`, calls the same path-based
-/// operations the high-level table calls (so the crash model sees exactly the same calls), replies, and only
-/// then sends the kernel notifications the call produced (see `FuseRequestScope`). Nothing here is
-/// actor-isolated: FUSE worker threads are plain pthreads. lock/flock stay unset, so the kernel keeps POSIX and
-/// BSD locks locally, as with the high-level table; readdirplus too (plain readdir, lookups on demand).
+/// through fuse_req_userdata, turns node ids into mount paths with the `NodeTable` (calls on an open handle get
+/// no path, as the high-level table's `nullpath_ok` gave them: rules match the path the file was opened by),
+/// calls the same path-based operations the high-level table calls (so the crash model sees exactly the same
+/// calls), replies, and only then sends the kernel notifications the call produced (see `FuseRequestScope`).
+/// Nothing here is actor-isolated: FUSE worker threads are plain pthreads. lock/flock stay unset, so the kernel
+/// keeps POSIX and BSD locks locally, as with the high-level table; readdirplus too (plain readdir, lookups on
+/// demand).
 enum LowLevelOperations {
     static func make() -> fuse_lowlevel_ops {
         var ops = fuse_lowlevel_ops()
@@ -57,22 +59,22 @@ enum LowLevelOperations {
         ops.write = { req, ino, buf, size, off, fi in
             serve(req) { fs, req in
                 guard let buf, let fi else { return reply(req, -EINVAL) }
-                let n = fs.write(fs.nodes.path(UInt64(ino)), buf, size, Int64(off), fi)
+                let n = fs.write(nil, buf, size, Int64(off), fi)
                 if n > 0 { fs.notifySiblings(ino) }
                 if n < 0 { reply(req, n) } else { fuse_reply_write(req, Int(n)) }
             }
         }
         ops.flush = { req, _, fi in serve(req) { fs, req in reply(req, fs.flush(fi)) } }
-        ops.release = { req, ino, fi in serve(req) { fs, req in reply(req, fs.release(fs.nodes.path(UInt64(ino)), fi)) } }
+        ops.release = { req, ino, fi in serve(req) { fs, req in reply(req, fs.release(nil, fi)) } }
         ops.releasedir = { req, _, fi in serve(req) { fs, req in reply(req, fs.releasedir(fi)) } }
         ops.fsync = { req, ino, datasync, fi in
             serve(req) { fs, req in
                 guard let fi else { return reply(req, -EBADF) }
-                reply(req, fs.fsync(fs.nodes.path(UInt64(ino)), datasync: datasync != 0, fi))
+                reply(req, fs.fsync(nil, datasync: datasync != 0, fi))
             }
         }
         ops.fsyncdir = { req, ino, datasync, fi in
-            serve(req) { fs, req in reply(req, fs.fsyncdir(fs.nodes.path(UInt64(ino)), datasync: datasync != 0, fi)) }
+            serve(req) { fs, req in reply(req, fs.fsyncdir(nil, datasync: datasync != 0, fi)) }
         }
         ops.readdir = { req, ino, size, off, fi in serve(req) { fs, req in fs.llReaddir(req, ino, size, Int64(off), fi) } }
         ops.statfs = { req, _ in
@@ -118,14 +120,14 @@ enum LowLevelOperations {
         }
         ops.fallocate = { req, ino, mode, off, len, fi in
             serve(req) { fs, req in
-                let r = fs.fallocate(fs.nodes.path(UInt64(ino)), mode, Int64(off), Int64(len), fi)
+                let r = fs.fallocate(nil, mode, Int64(off), Int64(len), fi)
                 if r == 0 { fs.notifySiblings(ino) }
                 reply(req, r)
             }
         }
         ops.copy_file_range = { req, inoIn, offIn, fiIn, inoOut, offOut, fiOut, len, flags in
             serve(req) { fs, req in
-                let n = fs.copyFileRange(fs.nodes.path(UInt64(inoIn)), fiIn, Int64(offIn), fs.nodes.path(UInt64(inoOut)), fiOut,
+                let n = fs.copyFileRange(nil, fiIn, Int64(offIn), nil, fiOut,
                                          Int64(offOut), len, flags)
                 if n > 0 { fs.notifySiblings(inoOut) }
                 if n < 0 { reply(req, Int32(n)) } else { fuse_reply_write(req, n) }
@@ -133,7 +135,7 @@ enum LowLevelOperations {
         }
         ops.lseek = { req, ino, off, whence, fi in
             serve(req) { fs, req in
-                let r = fs.lseek(fs.nodes.path(UInt64(ino)), Int64(off), whence, fi)
+                let r = fs.lseek(nil, Int64(off), whence, fi)
                 if r < 0 { reply(req, Int32(r)) } else { fuse_reply_lseek(req, off_t(r)) }
             }
         }
