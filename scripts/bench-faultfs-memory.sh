@@ -4,6 +4,9 @@
 # (keep-none) and checks the backing file is byte for byte what it was before the writes.
 # Usage: scripts/bench-faultfs-memory.sh [SIZE_MB] [BUDGET]   (default 4096 MiB, budget 256M)
 #        env FAULTFS=path/to/faultfs, BENCH_DIR=scratch dir (needs about 2 x SIZE_MB free)
+#        NODES=N: then the inode table: creates N files (the kernel holds a node per name), reports the table's
+#        nodes and the daemon's RSS, removes them and reports the nodes again (the table forgets what the kernel
+#        forgets; docs/faultfs.md, Kernel caches).
 set -euo pipefail
 SIZE_MB=${1:-4096}
 BUDGET=${2:-256M}
@@ -45,4 +48,18 @@ if [ "$before" = "$after" ] && [ "$size" = $((64 << 20)) ]; then
   echo "after crash keep-none: backing file identical to before the writes (64 MiB)"
 else
   echo "after crash keep-none: backing file CHANGED (size $size)"; exit 1
+fi
+
+if [ -n "${NODES:-}" ]; then
+  [[ "$NODES" =~ ^[0-9]+$ ]] || { echo "NODES must be a number" >&2; exit 2; }
+  # sync-all first: status lists every pending entry, and N pending creates make too long a reply.
+  nodes() { "$FAULTFS" ctl "$WORK/ctl" sync-all > /dev/null; "$FAULTFS" ctl "$WORK/ctl" status | grep -o '"nodes":[0-9]*' | cut -d: -f2; }
+  rss() { awk '/VmRSS/ {print int($2 / 1024)}' "/proc/$DAEMON/status"; }
+  echo "inode table: $(nodes) nodes, daemon RSS $(rss) MiB before"
+  mkdir "$WORK/mnt/many"
+  (cd "$WORK/mnt/many" && seq "$NODES" | xargs touch)
+  echo "inode table: $(nodes) nodes with $NODES files, daemon RSS $(rss) MiB"
+  rm -rf "$WORK/mnt/many"
+  for _ in $(seq 100); do [ "$(nodes)" -le 10 ] && break; sleep 0.1; done 2>/dev/null || true
+  echo "inode table: $(nodes) nodes after removing them, daemon RSS $(rss) MiB, peak RSS (VmHWM) $(awk '/VmHWM/ {print int($2 / 1024)}' "/proc/$DAEMON/status") MiB"
 fi

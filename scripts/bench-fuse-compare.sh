@@ -8,6 +8,7 @@
 # synchronous=FULL (sqlite3 CLI fed a generated script); 3 writers split TXNS between them.
 # Usage: scripts/bench-fuse-compare.sh [ROUNDS] [TXNS] [NAME=DIRECTORY ...]
 #        env FAULTFS=path/to/faultfs (default .build/release/faultfs), BENCH_DIR=scratch dir,
+#        FAULTFS_BEFORE / FAULTFS_BEFORE_ARGS (FaultFS as it was, in the same rounds: scripts/fuse-peers.sh),
 #        BUILD_<NAME>="how that peer was built" (printed with its results; a peer is the user's mount, this
 #        script neither builds nor starts it: docs/performance.md says how LazyFS was built for the figures
 #        there, and that an optimised build is the fair comparison).
@@ -26,6 +27,8 @@ mkdir -p "$WORK/native"
 NAMES=(native); DIRS=("$WORK/native")
 mount_faultfs hs-on --host-sync on; NAMES+=(faultfs-hs-on); DIRS+=("$WORK/hs-on/mnt")
 mount_faultfs hs-off --host-sync off; NAMES+=(faultfs-hs-off); DIRS+=("$WORK/hs-off/mnt")
+mount_before hs-on --host-sync on
+mount_before hs-off --host-sync off
 add_peers "$@"
 
 script() { # $1 = transactions, $2 = writer id
@@ -65,3 +68,4 @@ describe_targets
 for writers in 1 3; do
   rounds_loop "$ROUNDS" "$writers writer(s)" run "$writers"
 done
+print_requests $(( ROUNDS * TXNS * 2 ))

@@ -8,12 +8,14 @@
 #       refuses (fsx drops such operations silently under -q), the union is turned off on all sides and
 #       printed. Prints per-round times, ratios to native, the load, and the FaultFS daemons' peak RSS.
 #       FSX_FLAGS adds flags to every side; FSX_VARIANTS="nommap" or "mmap" runs one variant.
+#       FAULTFS_BEFORE / FAULTFS_BEFORE_ARGS add FaultFS as it was (scripts/fuse-peers.sh); FUSE requests per
+#       operation are printed for every FaultFS daemon.
 #   scripts/conformance-faultfs.sh pjdfstest PJDFSTEST_DIR     pjdfstest (a built checkout: PJDFSTEST_DIR/tests
 #       and PJDFSTEST_DIR/pjdfstest); prints the failed-test counts natively and on FaultFS.
 # Runs as root (pjdfstest needs it). env FAULTFS=path/to/faultfs, BENCH_DIR=scratch dir, BUILD_<NAME> (peers).
 set -euo pipefail
 MODE=${1:-}; TOOL=${2:-}
-[ -n "$MODE" ] && [ -n "$TOOL" ] || { sed -n 2,15p "$0" >&2; exit 2; }
+[ -n "$MODE" ] && [ -n "$TOOL" ] || { sed -n 2,17p "$0" >&2; exit 2; }
 HERE=$(cd "$(dirname "$0")/.." && pwd)
 WORK=${BENCH_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/faultfs-conf.XXXXXX")}
 chmod 755 "$WORK"
@@ -70,6 +72,7 @@ fsx)
     NAMES=(native); DIRS=("$WORK/native"); PEERS=()
     mount_faultfs hs-on --host-sync on "${daemon[@]}"; NAMES+=(faultfs-hs-on); DIRS+=("$WORK/hs-on/mnt")
     mount_faultfs hs-off --host-sync off "${daemon[@]}"; NAMES+=(faultfs-hs-off); DIRS+=("$WORK/hs-off/mnt")
+    mount_before hs-off --host-sync off "${daemon[@]}"
     add_peers "$@"
     [ "$variant" = mmap ] || describe_targets
     refused=(); line="$variant: fsx refuses"
@@ -82,6 +85,7 @@ fsx)
     echo "$line"
     echo "$variant: left out on every side:$( [ ${#same[@]} -gt 0 ] && flag_names "${same[@]}" || echo ' nothing'); fsx ${flags[*]} ${same[*]}"
     rounds_loop "${ROUNDS:-1}" "$variant" fsx_run
+    print_requests $(( ${ROUNDS:-1} * OPS ))
     echo "$variant: daemon VmHWM faultfs-hs-on $(daemon_hwm hs-on) MiB, faultfs-hs-off $(daemon_hwm hs-off) MiB"
     unmount_faultfs_all
   done
@@ -106,5 +110,5 @@ pjdfstest)
     grep -E 'Failed|Wstat' "$WORK/prove.txt" | head -60 || true
   done
   ;;
-*) sed -n 2,15p "$0" >&2; exit 2 ;;
+*) sed -n 2,17p "$0" >&2; exit 2 ;;
 esac

@@ -1,21 +1,48 @@
 # Shared by scripts/bench-fuse-compare.sh and scripts/conformance-faultfs.sh (sourced, not run): FaultFS mounts
 # with chosen daemon options, peers given as NAME=DIR, a description of every target's build, and the
 # interleaved rounds loop with per-round ratios and load. Expects HERE and WORK; fills NAMES and DIRS.
+# FAULTFS_BEFORE=path/to/another/faultfs (e.g. main's release build) and/or FAULTFS_BEFORE_ARGS (e.g.
+# --high-level, this build's libfuse high-level table) add "faultfs-before-*" targets: FaultFS as it was, in the
+# same rounds. Every FaultFS daemon's FUSE requests per operation are printed (`requests` in its status; a
+# build without that field prints "?").
 FAULTFS=${FAULTFS:-$HERE/.build/release/faultfs}
 [ -x "$FAULTFS" ] || FAULTFS=$HERE/.build/debug/faultfs
 [ -x "$FAULTFS" ] || { echo "faultfs not built (swift build -c release --product faultfs)" >&2; exit 2; }
 declare -A DAEMONS=()
 declare -A DAEMON_ARGS=()
+declare -A DAEMON_BIN=()
+FAULTFS_BEFORE=${FAULTFS_BEFORE:-}
+FAULTFS_BEFORE_ARGS=${FAULTFS_BEFORE_ARGS:-}
 
-mount_faultfs() { # $1 = label (its mount is $WORK/LABEL/mnt), then daemon options
-  local label=$1; shift
+mount_faultfs() { # $1 = label (its mount is $WORK/LABEL/mnt), then daemon options; env BIN: another faultfs
+  local label=$1 bin=${BIN:-$FAULTFS}; shift
   rm -rf "$WORK/$label"; mkdir -p "$WORK/$label/backing" "$WORK/$label/mnt"
   chmod 755 "$WORK" "$WORK/$label"
-  "$FAULTFS" mount "$WORK/$label/backing" "$WORK/$label/mnt" --control "$WORK/$label/ctl" --seed 1 "$@" > "$WORK/$label/daemon.out" 2>&1 &
+  DAEMON_BIN[$label]=$bin
+  "$bin" mount "$WORK/$label/backing" "$WORK/$label/mnt" --control "$WORK/$label/ctl" --seed 1 "$@" > "$WORK/$label/daemon.out" 2>&1 &
   DAEMONS[$label]=$!; DAEMON_ARGS[$label]="$*"
   for _ in $(seq 200); do grep -q " $WORK/$label/mnt fuse" /proc/mounts && break; sleep 0.05; done
   grep -q " $WORK/$label/mnt fuse" /proc/mounts || { cat "$WORK/$label/daemon.out" >&2; exit 1; }
   chmod 777 "$WORK/$label/mnt"
+}
+# mount_before LABEL OPTIONS...: FaultFS as it was (FAULTFS_BEFORE, else this build, with FAULTFS_BEFORE_ARGS) as
+# target faultfs-before-LABEL, when either variable is set.
+mount_before() {
+  [ -n "$FAULTFS_BEFORE$FAULTFS_BEFORE_ARGS" ] || return 0
+  local label=before-$1; shift
+  [ -z "$FAULTFS_BEFORE" ] || [ -x "$FAULTFS_BEFORE" ] || { echo "FAULTFS_BEFORE=$FAULTFS_BEFORE is not an executable" >&2; exit 2; }
+  # shellcheck disable=SC2086
+  BIN=${FAULTFS_BEFORE:-$FAULTFS} mount_faultfs "$label" "$@" $FAULTFS_BEFORE_ARGS
+  NAMES+=("faultfs-$label"); DIRS+=("$WORK/$label/mnt")
+}
+# print_requests OPERATIONS: FUSE requests per operation of every FaultFS daemon (OPERATIONS done on each).
+print_requests() {
+  local l n line="FUSE requests per operation ($1 operations on each):"
+  for l in $(printf "%s\n" "${!DAEMONS[@]}" | sort); do
+    n=$("${DAEMON_BIN[$l]}" ctl "$WORK/$l/ctl" status 2>/dev/null | grep -o '"requests":[0-9]*' | cut -d: -f2 || true)
+    line+=" faultfs-$l $( [[ "$n" =~ ^[0-9]+$ ]] && echo "scale=2; $n / $1" | bc || echo '?')"
+  done
+  echo "$line"
 }
 daemon_hwm() { awk '/VmHWM/ {print int($2 / 1024)}' "/proc/${DAEMONS[$1]}/status" 2>/dev/null || echo "?"; }
 unmount_faultfs() { # $1 = label
@@ -43,7 +70,10 @@ describe_targets() {
   local l kind p name dir mnt fstype exe pid var
   kind=debug; case "$FAULTFS" in */release/*) kind=release ;; esac
   echo "target native: $(df --output=fstype "$WORK" | tail -1) at $WORK/native"
-  for l in $(printf "%s\n" "${!DAEMONS[@]}" | sort); do echo "target faultfs-$l: $FAULTFS ($kind build, swift build -c $kind), daemon options: ${DAEMON_ARGS[$l]}"; done
+  for l in $(printf "%s\n" "${!DAEMONS[@]}" | sort); do
+    kind=debug; case "${DAEMON_BIN[$l]}" in */release/*) kind=release ;; esac
+    echo "target faultfs-$l: ${DAEMON_BIN[$l]} ($kind build, swift build -c $kind), daemon options: ${DAEMON_ARGS[$l]}"
+  done
   for p in "${PEERS[@]+"${PEERS[@]}"}"; do
     name=${p%%=*}; dir=$(cd "${p#*=}" && pwd -P)
     mnt=$(df --output=target "$dir" | tail -1); fstype=$(awk -v m="$mnt" '$2 == m {print $3}' /proc/mounts | tail -1)

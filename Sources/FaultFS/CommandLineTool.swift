@@ -10,7 +10,7 @@ public enum FaultFSCommandLine {
     usage:
       faultfs mount BACKING MOUNTPOINT [--control SOCKET] [--log FILE] [--log-data] [--seed N] [--max-threads N]
                                          [--exit-with-parent] [--memory-budget BYTES[K|M|G]] [--spill-dir DIR]
-                                         [--mmap] [--host-sync on|off]
+                                         [--mmap] [--host-sync on|off] [--high-level]
       faultfs ctl SOCKET VERB [ARGS]     verbs: ping, rules, status, coverage, sync-all, clear, shutdown,
                                           disarm ID, crash keep-none|keep-prefix N|torn [zeros|garbage]|reorder,
                                           log-mark LABEL, arm RULE_JSON, raw REQUEST_JSON
@@ -49,7 +49,7 @@ public enum FaultFSCommandLine {
     public static func parseMount(_ args: [String]) -> Result<DaemonOptions, FaultFSError> {
         var positional: [String] = []
         var control: String?, log: String?, logData = false, seed: UInt64 = 0, maxThreads = 16, exitWithParent = false
-        var memoryBudget: Int64?, spillDirectory: String?, mmap = false, hostSync = HostSync.defaultSetting
+        var memoryBudget: Int64?, spillDirectory: String?, mmap = false, hostSync = HostSync.defaultSetting, highLevel = false
         var i = 0
         while i < args.count {
             let a = args[i]
@@ -86,6 +86,9 @@ public enum FaultFSCommandLine {
             case "--mmap":
                 mmap = true
                 i += 1
+            case "--high-level":
+                highLevel = true
+                i += 1
             case "--host-sync":
                 guard let v = value(), let h = HostSync(rawValue: v) else {
                     return .failure(.badRequest("--host-sync needs on or off, got \(value() ?? "nothing")"))
@@ -106,6 +109,7 @@ public enum FaultFSCommandLine {
         if let memoryBudget { options.memoryBudget = memoryBudget }
         options.spillDirectory = spillDirectory
         options.mmap = mmap
+        options.highLevel = highLevel
         options.hostSync = hostSync
         return .success(options)
     }

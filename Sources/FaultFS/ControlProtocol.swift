@@ -73,6 +73,11 @@ public struct StatusReport: Codable, Sendable, Equatable {
     public var unsyncedRAMBytes: Int64?
     public var peakUnsyncedRAMBytes: Int64?
     public var spillBytes: Int64?
+    /// Nodes the kernel holds now and at most so far (low-level API; the inode table forgets what it forgets).
+    public var nodes: Int?
+    public var peakNodes: Int?
+    /// FUSE requests served since the mount (with `--high-level`: forgets excluded, a lookup counted as its getattr).
+    public var requests: UInt64?
 }
 
 /// One reply line. Only the fields that the verb produces are present.

@@ -26,6 +26,9 @@ public struct DaemonOptions: Sendable, Equatable {
     public var mmap = false
     /// Whether a durable operation also flushes the host device (see `HostSync`).
     public var hostSync: HostSync = .defaultSetting
+    /// Serve with libfuse's high-level (path) API, as before issue 31: no kernel caching, and `fstat` of an open
+    /// unlinked file fails with ESTALE. The default is the low-level API (node ids, see `NodeTable`).
+    public var highLevel = false
 
     public init(backing: String, mountpoint: String, control: String? = nil, log: String? = nil,
                 logData: Bool = false, seed: UInt64 = 0, maxThreads: Int = 16) {
@@ -74,22 +77,10 @@ public enum FaultFSDaemon {
 
         var options = "fsname=faultfs,subtype=faultfs,default_permissions"
         if geteuid() == 0 { options += ",allow_other" }
-        let argv: [UnsafeMutablePointer<CChar>?] = (["faultfs", "-o", options] as [String]).map { strdup($0) }
-        defer { for p in argv { free(p) } }
-        var ops = FuseOperations.make()
-        var args = fuse_args(argc: Int32(argv.count), argv: nil, allocated: 0)
-        let fuse: OpaquePointer? = argv.withUnsafeBufferPointer { buf in
-            args.argv = UnsafeMutablePointer(mutating: buf.baseAddress)
-            let f = cfuse_new(&args, &ops, context.toOpaque())
-            fuse_opt_free_args(&args)
-            return f
-        }
-        guard let fuse else { return fail("fuse_new failed") }
-        guard fuse_mount(fuse, mountRoot) == 0 else {
-            fuse_destroy(fuse)
+        guard let mounted = o.highLevel ? mountHighLevel(fs, context, options, mountRoot) : mountLowLevel(fs, context, options, mountRoot) else {
             return fail("cannot mount on \(mountRoot) (is /dev/fuse available?)")
         }
-        let session = fuse_get_session(fuse)
+        let session = mounted.session
         // A daemon spawned from a threaded process inherits the spawning thread's signal mask, which may block
         // SIGTERM; the shutdown verb stops the loop with SIGTERM, so make sure it can arrive.
         var unblock = sigset_t()
@@ -97,7 +88,6 @@ public enum FaultFSDaemon {
         for signal in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&unblock, signal) }
         pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
         fuse_set_signal_handlers(session)
-        fs.fuseHandle.store(UInt(bitPattern: fuse), ordering: .relaxed)
         fs.loopThread.store(UInt(pthread_self()), ordering: .relaxed)
 
         let server: ControlServer
@@ -105,8 +95,7 @@ public enum FaultFSDaemon {
             server = try ControlServer(path: o.controlPath) { fs.handleControl($0) }
         } catch {
             fuse_remove_signal_handlers(session)
-            fuse_unmount(fuse)
-            fuse_destroy(fuse)
+            mounted.finish()
             return fail("\(error)")
         }
         fs.logOp("mount", mountRoot, result: 0) { $0.path2 = backingRoot; $0.detail = "seed=\(o.seed)" }
@@ -127,20 +116,74 @@ public enum FaultFSDaemon {
 
         let config = fuse_loop_cfg_create()
         fuse_loop_cfg_set_max_threads(config, UInt32(o.maxThreads))
-        let loopResult = cfuse_loop_mt(fuse, config)
+        let loopResult = mounted.loop(config)
         fuse_loop_cfg_destroy(config)
 
         // Clean unmount: like a real FS, everything becomes durable; then close every file, then unmount.
         server.stop()
         fs.fuseHandle.store(0, ordering: .relaxed)
+        fs.lowLevelSession.store(0, ordering: .releasing)
         _ = fs.syncAll()
         fs.closeAllHandles()
         fs.logOp("unmount", mountRoot, result: 0) { $0.detail = "loop=\(loopResult)" }
         fs.log?.close()
         fuse_remove_signal_handlers(session)
-        fuse_unmount(fuse)
-        fuse_destroy(fuse)
+        mounted.finish()
         FileHandle.standardError.write(Data("faultfs: unmounted \(mountRoot)\n".utf8))
         return 0
+    }
+
+    /// A mounted FUSE session: its loop and its unmount-and-destroy.
+    struct Mounted {
+        let session: OpaquePointer
+        let loop: (OpaquePointer?) -> Int32
+        let finish: () -> Void
+    }
+
+    static func fuseArgs<T>(_ options: String, _ body: (inout fuse_args) -> T) -> T {
+        let argv: [UnsafeMutablePointer<CChar>?] = (["faultfs", "-o", options] as [String]).map { strdup($0) }
+        defer { for p in argv { free(p) } }
+        var args = fuse_args(argc: Int32(argv.count), argv: nil, allocated: 0)
+        return argv.withUnsafeBufferPointer { buf in
+            args.argv = UnsafeMutablePointer(mutating: buf.baseAddress)
+            let r = body(&args)
+            fuse_opt_free_args(&args)
+            return r
+        }
+    }
+
+    /// The low-level session (node ids, kernel caching with notifications; the default).
+    static func mountLowLevel(_ fs: FaultFileSystem, _ context: Unmanaged<FaultFileSystem>, _ options: String,
+                              _ mountRoot: String) -> Mounted? {
+        var ops = LowLevelOperations.make()
+        let made: OpaquePointer? = fuseArgs(options) { cfuse_session_new(&$0, &ops, context.toOpaque()) }
+        guard let se = made else { return nil }
+        guard fuse_session_mount(se, mountRoot) == 0 else {
+            fuse_session_destroy(se)
+            return nil
+        }
+        fs.lowLevelSession.store(UInt(bitPattern: se), ordering: .releasing)
+        return Mounted(session: se, loop: { cfuse_session_loop_mt(se, $0) }, finish: {
+            fuse_session_unmount(se)
+            fuse_session_destroy(se)
+        })
+    }
+
+    /// The high-level session of `--high-level` (paths resolved by libfuse, no kernel caching).
+    static func mountHighLevel(_ fs: FaultFileSystem, _ context: Unmanaged<FaultFileSystem>, _ options: String,
+                               _ mountRoot: String) -> Mounted? {
+        highLevelAPIActive.store(true, ordering: .relaxed)
+        var ops = FuseOperations.make()
+        let made: OpaquePointer? = fuseArgs(options) { cfuse_new(&$0, &ops, context.toOpaque()) }
+        guard let fuse = made else { return nil }
+        guard fuse_mount(fuse, mountRoot) == 0 else {
+            fuse_destroy(fuse)
+            return nil
+        }
+        fs.fuseHandle.store(UInt(bitPattern: fuse), ordering: .relaxed)
+        return Mounted(session: fuse_get_session(fuse), loop: { cfuse_loop_mt(fuse, $0) }, finish: {
+            fuse_unmount(fuse)
+            fuse_destroy(fuse)
+        })
     }
 }

@@ -105,7 +105,7 @@ extension FaultFileSystem {
             usleep(100)
         }
         report.staleHandles = staleHandleCount
-        invalidateKernelCaches(invalidate)
+        invalidateAfterCrash(invalidate)
         logOp("crash", nil, result: 0) { r in
             r.detail = mode.name
             r.synced = report.kept
@@ -129,13 +129,6 @@ extension FaultFileSystem {
             if fill == .garbage { for i in 0..<bytes.count { bytes[i] = UInt8(truncatingIfNeeded: rng.next()) } }
             _ = bytes.withUnsafeBytes { pwriteAll(fd, $0, low) }
         }
-    }
-
-    /// Drops the kernel's cached pages and attributes of the given paths (best effort, outside our locks).
-    func invalidateKernelCaches(_ paths: [String]) {
-        let bits = fuseHandle.load(ordering: .relaxed)
-        guard bits != 0, let f = OpaquePointer(bitPattern: bits) else { return }
-        for p in Set(paths) where !p.isEmpty { _ = fuse_invalidate_path(f, p) }
     }
 
     /// Makes everything durable: all files' unsynced data and all pending entry changes.
@@ -174,6 +167,12 @@ extension FaultFileSystem {
         report.unsyncedRAMBytes = store.ramBytes
         report.peakUnsyncedRAMBytes = store.peakRAM
         report.spillBytes = store.liveSpillBytes
+        report.requests = requests.load(ordering: .relaxed)
+        if lowLevelSession.load(ordering: .relaxed) != 0 {
+            let counts = nodes.counts
+            report.nodes = counts.live
+            report.peakNodes = counts.peak
+        }
         return report
     }
 }

@@ -45,6 +45,14 @@ final class FaultFileSystem: Sendable {
     private let trashCounter = Atomic<UInt64>(0)
     /// `struct fuse *` of the running loop (bit pattern), for cache invalidation after a crash.
     let fuseHandle = Atomic<UInt>(0)
+    /// `struct fuse_session *` of the low-level session (bit pattern), for kernel notifications.
+    let lowLevelSession = Atomic<UInt>(0)
+    /// The node ids the kernel holds (low-level API).
+    let nodes: NodeTable
+    /// Requests that reply with an entry, not yet replied (see `producingEntry`).
+    let entryRequestsInFlight = Atomic<Int>(0)
+    /// FUSE requests served (for requests per operation in the benchmarks).
+    let requests = Atomic<UInt64>(0)
     /// pthread_t of the thread running the FUSE loop, signalled to stop it.
     let loopThread = Atomic<UInt>(0)
     let stopping = Atomic<Bool>(false)
@@ -61,6 +69,7 @@ final class FaultFileSystem: Sendable {
         self.hostSync = hostSync
         self.state = Mutex(DurabilityState(store: store))
         self.backing = backing
+        self.nodes = NodeTable(rootIno: UInt64(backing.lstat(".")?.st_ino ?? 0))
         self.mountpoint = mountpoint
         self.seed = seed
         self.faults = FaultEngine(seed: seed, callerPID: Self.fuseCallerPID)
@@ -96,6 +105,13 @@ final class FaultFileSystem: Sendable {
     func handle(_ id: UInt64) -> OpenFile? { handles.withLock { $0[id] } }
 
     func removeHandle(_ id: UInt64) -> OpenFile? { handles.withLock { $0.removeValue(forKey: id) } }
+
+    /// A handle open on backing inode `ino` (a regular file's first), to serve a node that has lost its name.
+    func handleID(forIno ino: UInt64) -> UInt64? {
+        handles.withLock { h in
+            h.first { $0.value.ino == ino && !$0.value.isDirectory }?.key ?? h.first { $0.value.ino == ino }?.key
+        }
+    }
 
     var openHandleCount: Int { handles.withLock { $0.count } }
 

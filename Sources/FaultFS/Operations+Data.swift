@@ -122,6 +122,8 @@ extension FaultFileSystem {
             return -e.rawValue
         case .success(let (seq, newSize)):
             touchAfterWrite(fd: h.fd, clearPrivileges: true)
+            // A write cut short by a rule leaves a size the kernel did not ask for: drop its cached attributes.
+            if n < size { invalidateKernelCaches([], inos: [h.ino]) }
             if let log {
                 let dataOffset = log.storePayload(bytes)
                 logOp("write", p, result: Int64(n), fault: d.ruleID, seq: seq) {
@@ -150,7 +152,7 @@ extension FaultFileSystem {
             let dropped = dropPending(ino: h.ino)
             logOp(opName, p, result: Int64(-EIO), fault: d.ruleID) { $0.ino = h.ino; $0.dropped = dropped; $0.detail = "fail-clean: unsynced data dropped" }
             log?.flush()
-            invalidateKernelCaches([p])
+            invalidateKernelCaches([p], inos: [h.ino])
             return -EIO
         default:
             break

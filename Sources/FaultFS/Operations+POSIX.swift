@@ -16,7 +16,7 @@ extension FaultFileSystem {
         let umask: mode_t
 
         static var current: Caller {
-            guard let c = fuse_get_context()?.pointee else { return Caller(uid: geteuid(), gid: getegid(), umask: 0) }
+            guard let c = currentFuseContext() else { return Caller(uid: geteuid(), gid: getegid(), umask: 0) }
             return Caller(uid: c.uid, gid: c.gid, umask: c.umask)
         }
 
@@ -25,7 +25,7 @@ extension FaultFileSystem {
         func isMember(of group: gid_t) -> Bool {
             if gid == group { return true }
             var groups = [gid_t](repeating: 0, count: 64)
-            let n = groups.withUnsafeMutableBufferPointer { fuse_getgroups(Int32($0.count), $0.baseAddress) }
+            let n = groups.withUnsafeMutableBufferPointer { currentFuseGroups($0) }
             return n > 0 && groups.prefix(Int(min(n, 64))).contains(group)
         }
     }
@@ -76,6 +76,8 @@ extension FaultFileSystem {
         let dropSGID = st.st_mode & S_ISGID != 0 && (st.st_mode & S_IXGRP != 0 || !caller.isMember(of: st.st_gid))
         if st.st_mode & S_ISUID != 0 || dropSGID {
             _ = fchmod(fd, st.st_mode & 0o7777 & ~(S_ISUID | (dropSGID ? S_ISGID : 0)))
+            // The kernel drops only size and times after a write; the mode it caches changed too.
+            invalidateKernelCaches([], inos: [UInt64(st.st_ino)])
         }
     }
 

@@ -134,7 +134,11 @@ enum FuseOperations {
 /// The file system of the running mount (the private_data passed to fuse_new).
 @inline(__always)
 private func fs() -> FaultFileSystem {
-    Unmanaged<FaultFileSystem>.fromOpaque(cfuse_private_data()!).takeUnretainedValue()
+    let fs = Unmanaged<FaultFileSystem>.fromOpaque(cfuse_private_data()!).takeUnretainedValue()
+    // Every callback calls this once: one request (a lookup counts as the getattr libfuse makes for it; forgets
+    // are not seen).
+    fs.requests.wrappingAdd(1, ordering: .relaxed)
+    return fs
 }
 
 @inline(__always)
