@@ -39,7 +39,7 @@ struct ReplayCommand: ParsableCommand {
         } catch let error as RunError {
             throw CLIFailure.badInput("\(error)")
         }
-        if Interruption.requested { throw CLIFailure(code: 130, message: "interrupted after \(seconds.count) replay(s)") }
+        if Interruption.requested { throw CLIFailure(code: Interruption.exitCode, message: "interrupted after \(seconds.count) replay(s)") }
         print(String(format: "%d of %d replays reproduced \(scenario.expect); median %.1f s per replay", reproduced, times,
                      seconds.sorted()[seconds.count / 2]))
         if reproduced != times { throw ExitCode(1) }

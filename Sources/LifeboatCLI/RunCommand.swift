@@ -63,6 +63,11 @@ struct RunCommand: ParsableCommand {
             print("== \(scenario.name) (\(file.lastPathComponent), seed \(scenario.seed), expect \(scenario.expect))")
             let (result, directory) = try ScenarioCommandSupport.runOnce(scenario, file: file, settings: settings)
             results.append(result)
+            if Interruption.requested {
+                // The JUnit file still gets written, with the cut-short run as an error, so CI shows it red.
+                if let junit { try Data(JUnitReport.render(results).utf8).write(to: URL(cliPath: junit)) }
+                try ScenarioCommandSupport.stopIfInterrupted(directory)
+            }
             for verdict in result.verdicts where verdict.status != .notApplicable {
                 print("   \(TerminalStyle.outcome(verdict.status == .held ? "held    " : "VIOLATED", good: verdict.status == .held)) \(verdict.invariant): \(verdict.summary.prefix(150))")
                 if verdict.status == .violated, let first = verdict.evidence.first { print("            e.g. \(first.prefix(160))") }

@@ -65,7 +65,7 @@ struct TryCommand: ParsableCommand {
             result = try ToolMatrix.run([recipe], seeds: seedList, matrix: directory, settings: ScenarioCommandSupport.settings(reports: reports, scratch: scratch),
                                         command: command, directory: tools.path) { line in progress.step(line) }
         } catch RunError.interrupted {
-            throw CLIFailure(code: 130, message: "interrupted; partial runs in \(directory.url.path)")
+            throw CLIFailure(code: Interruption.exitCode, message: "interrupted; partial runs in \(directory.url.path)")
         }
         progress.finish()
         try ToolMatrixReport.write(result, to: directory)

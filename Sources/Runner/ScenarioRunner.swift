@@ -144,7 +144,8 @@ public final class ScenarioRunner {
         stopSidecars()
         coverage = try? (volume as? FaultFSVolume)?.runCoverage()
         children.killAll()
-        let result = finish(history: history, live: live, runID: runDirectory.id, startedAt: startedAt)
+        var result = finish(history: history, live: live, runID: runDirectory.id, startedAt: startedAt)
+        result.interruption = Interruption.description
         try RunReports.write(result, scenario: scenario, log: log, to: runDirectory)
         copySidecarLogs(to: runDirectory)
         try runDirectory.markLatest()
