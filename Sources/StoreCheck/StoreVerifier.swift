@@ -35,6 +35,7 @@ public enum StoreVerifier {
                 try checkIdentities(db, store, &report)
                 try checkMirroring(db, store, &report)
             }
+            noteEmptyStore(&report)
         } catch {
             report.add(Finding(.violation, .unreadable, "reading the store failed: \(error)"))
         }
@@ -107,6 +108,13 @@ public enum StoreVerifier {
                 report.objectCounts[entity.name] = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table.q) WHERE Z_ENT = ?", arguments: [entity.number]) ?? 0
             }
         }
+    }
+
+    /// A store with entities and not one object passes every check, yet is seldom what a user meant to keep.
+    static func noteEmptyStore(_ report: inout CheckReport) {
+        guard !report.objectCounts.isEmpty, report.objectCounts.values.allSatisfy({ $0 == 0 }) else { return }
+        report.add(Finding(.warning, .emptyStore, "the store holds no objects at all (\(report.objectCounts.count) entities, every one empty): "
+                           + "if it is a backup or a copy, check that its -wal was copied with it (a WAL store keeps its latest commits there)"))
     }
 
     static func checkExternalData(_ db: Database, _ store: InspectedStore, _ report: inout CheckReport) throws {
