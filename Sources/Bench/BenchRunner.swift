@@ -1,4 +1,5 @@
 import Foundation
+import StoreModel
 
 /// Runs a bench plan: stores from the cache, one fresh child process per strategy and round, the checker on
 /// each store, and the report. Progress goes to `progress` one line at a time.

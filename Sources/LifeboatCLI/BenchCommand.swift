@@ -1,6 +1,7 @@
 import ArgumentParser
 import Bench
 import Foundation
+import StoreModel
 import Runner
 
 /// `lifeboat bench`: times and measures the memory of backup strategies on generated stores of given sizes,

@@ -21,6 +21,8 @@ public struct StoreGenerator: Sendable {
     /// Bytes of free pages added to the file before any object is saved (`FreePages`): the objects then sit at
     /// the end of a file this much larger, past SQLite's lock-byte page once it passes 1 GiB.
     public var freeSpace = 0
+    /// Called after each saved batch of notes with (notes saved, notes in all), for a progress line.
+    public var progress: (@Sendable (_ done: Int, _ total: Int) -> Void)?
 
     public init(objects: Int, blobFraction: Double = 0.1, blobSize: Int = 128 * 1024, seed: UInt64 = 1) {
         self.objects = objects
@@ -91,6 +93,7 @@ public struct StoreGenerator: Sendable {
             }
             try store.save { context in for note in notes { try context.insert(note) } }
             remaining -= batch
+            progress?(summary.notes - remaining, summary.notes)
         }
         return summary
     }
