@@ -84,6 +84,7 @@ struct GenerateCommand: ParsableCommand {
         let summary: StoreGenerator.Summary
         if let size {
             let progress = Progress(total: size.bytes, label: "written", unit: .bytes)
+            progress.tick()
             let made = try generator.generate(at: url, targetBytes: Int64(size.bytes), options: options) { bytes in
                 progress.set(done: Int(min(bytes, Int64(size.bytes))))
             }
@@ -91,6 +92,7 @@ struct GenerateCommand: ParsableCommand {
             summary = made.summary
         } else {
             let progress = Progress(total: nil, label: "notes")
+            progress.tick()
             generator.progress = { done, total in progress.set(done: done, total: total) }
             summary = try generator.generate(at: url, options: options)
             progress.finish()

@@ -47,6 +47,22 @@ final class Progress: @unchecked Sendable {
         }
     }
 
+    /// Redraws the line every second on a terminal, so the elapsed time moves during one long step (a store
+    /// copied, a single run); stopped by `finish`.
+    func tick() {
+        guard live else { return }
+        let timer = DispatchSource.makeTimerSource(queue: .global())
+        timer.schedule(deadline: .now() + 1, repeating: 1)
+        timer.setEventHandler { [weak self] in
+            guard let self else { return }
+            self.lock.withLock { if self.ticking != nil { self.write("\r\u{1B}[2K" + self.line()) } }
+        }
+        lock.withLock { ticking = timer }
+        timer.resume()
+    }
+
+    private var ticking: (any DispatchSourceTimer)?
+
     /// What is going on inside the current unit; on a terminal only (piped output keeps to finished units).
     func activity(_ text: String) {
         lock.withLock {
@@ -92,14 +108,21 @@ final class Progress: @unchecked Sendable {
     /// A line that is not a unit of work.
     func note(_ line: String) { lock.withLock { emit(line) } }
 
-    /// Clears the progress line (before the summary).
-    func finish() { lock.withLock { if live { write("\r\u{1B}[2K") } } }
+    /// Clears the progress line (before the summary) and stops the ticking.
+    func finish() {
+        lock.withLock {
+            ticking?.cancel()
+            ticking = nil
+            if live { write("\r\u{1B}[2K") }
+        }
+    }
 
     /// "[3/21 runs] 14% · 0:42 elapsed · about 4:18 left".
     func status(now: Date = Date()) -> String {
         let elapsed = now.timeIntervalSince(started)
         let total = reported ?? self.total
-        var text = "[\(amount(done))" + (total.map { "/\(amount($0))" } ?? "") + " \(label)]"
+        // Work with no count yet and no total (one long step): the label alone.
+        var text = total == nil && done == 0 ? "[\(label)]" : "[\(amount(done))" + (total.map { "/\(amount($0))" } ?? "") + " \(label)]"
         if let total, total > 0 {
             text += " \(min(100, done * 100 / total))%"
         }

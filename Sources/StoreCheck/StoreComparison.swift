@@ -12,12 +12,13 @@ import StoreModel
 /// SHA-256 of its bytes wherever they live (inline or in `_EXTERNAL_DATA`). Both stores are read as two sorted
 /// streams and merged, so memory stays flat.
 public enum StoreComparison {
-    public static func compare(_ url: URL, against expectedURL: URL) throws -> CheckReport {
-        var report = try StoreVerifier.verify(url)
+    public static func compare(_ url: URL, against expectedURL: URL, progress: ((String) -> Void)? = nil) throws -> CheckReport {
+        var report = try StoreVerifier.verify(url, progress: progress)
         report.against = expectedURL.path
         let started = Date()
         let actual: InspectedStore, expected: InspectedStore
         do {
+            progress?("reading private copies of both stores")
             actual = try InspectedStore.open(url)
             expected = try InspectedStore.open(expectedURL)
         } catch StoreError.missingStore(let path) {
@@ -36,6 +37,7 @@ public enum StoreComparison {
             try actual.queue.read { actualDB in
                 try expected.queue.read { expectedDB in
                     let sides = Sides(actual: (actual, actualDB), expected: (expected, expectedDB))
+                    progress?("comparing object by object")
                     try compareMetadata(sides, &report)
                     // By identity (or Z_PK) first: streaming, and exact about which object changed how.
                     var keyed = CheckReport(store: report.store)
@@ -46,6 +48,7 @@ public enum StoreComparison {
                     if withoutIdentity, KeyedTally.byKey.contains(where: { keyed.count($0) > 0 }) {
                         // No identity attribute: keys may differ for the same objects (a migrate renumbers them).
                         // Content decides, entity by entity, between renumbered and really different.
+                        progress?("comparing by content (no identity attribute)")
                         var content = CheckReport(store: report.store)
                         try ContentComparison.compare(sides, &content)
                         KeyedTally.reconcile(keyed: keyed, tally: tally, content: content, into: &report)

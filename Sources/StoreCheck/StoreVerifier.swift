@@ -7,11 +7,15 @@ import StoreModel
 public enum StoreVerifier {
     /// Verifies one store. Throws only when the path holds nothing (bad input); a store that cannot be opened is
     /// reported with `unopenable` set (the CLI's exit 2) and everything wrong inside a store is a finding.
-    public static func verify(_ url: URL) throws -> CheckReport {
+    ///
+    /// `progress` hears each step as it starts ("copying the store", "integrity", ...), for a progress line on
+    /// a large store.
+    public static func verify(_ url: URL, progress: ((String) -> Void)? = nil) throws -> CheckReport {
         let started = Date()
         var report = CheckReport(store: url.path)
         let store: InspectedStore
         do {
+            progress?("reading a private copy of the store")
             store = try InspectedStore.open(url)
         } catch StoreError.missingStore(let path) {
             throw StoreError.missingStore(path)
@@ -27,11 +31,16 @@ public enum StoreVerifier {
         defer { try? store.queue.close() }
         do {
             try store.queue.read { db in
+                progress?("integrity")
                 try checkIntegrity(db, &report)
                 checkMetadata(store, &report)
+                progress?("bookkeeping")
                 try checkBookkeeping(db, store, &report)
+                progress?("external data")
                 try checkExternalData(db, store, &report)
+                progress?("relationships")
                 try checkRelationships(db, store, &report)
+                progress?("identities")
                 try checkIdentities(db, store, &report)
                 try checkMirroring(db, store, &report)
             }
