@@ -1,5 +1,6 @@
 import Foundation
 import LifeboatTestSupport
+import SeededRandomness
 import StoreModel
 import Testing
 
@@ -34,5 +35,20 @@ import Testing
         private var list: [Int64] = []
         func add(_ value: Int64) { lock.withLock { list.append(value) } }
         var values: [Int64] { lock.withLock { list } }
+    }
+}
+
+/// The attachment bytes are the generator's draws in memory order, whole words stored at once: the same bytes
+/// a byte-by-byte copy of each draw gives, for every length (a seed must keep naming the same store).
+@Suite struct SeededBytesTests {
+    @Test func bytesAreTheDrawsInMemoryOrder() {
+        for count in [0, 1, 7, 8, 9, 64, 1000, 65_537] {
+            var fast = SeededRandom(seed: 42)
+            var slow = SeededRandom(seed: 42)
+            var expected: [UInt8] = []
+            while expected.count < count { withUnsafeBytes(of: slow.next()) { expected += $0 } }
+            #expect(fast.bytes(count) == Array(expected.prefix(count)), "length \(count)")
+            #expect(fast.state == slow.state, "the same number of draws for length \(count)")
+        }
     }
 }
