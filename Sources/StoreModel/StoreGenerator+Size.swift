@@ -46,12 +46,19 @@ extension StoreGenerator {
     /// Generates until the store's size on disk (`StoreSize`) reaches `targetBytes`, ending at most a few percent
     /// above it: a small first pass measures what an object's row costs on this store (row, indexes, links; the
     /// attachments' bytes are known), a main pass fills 97% of what is left, and top-ups (each its own seed, derived from
-    /// this generator's) close the gap. `objects` is ignored; the other settings apply to every pass. The -wal
-    /// is checkpointed at the end, so the size is the database's own. `progress` gets the bytes reached, about
-    /// every batch.
+    /// this generator's) close the gap. `objects` is ignored; the other settings apply to every pass.
+    ///
+    /// Faster than saving the same objects in a live store: the passes write with no journal and no syncs
+    /// (in WAL mode every page would be written twice, to the -wal and again at the checkpoint), then the store is
+    /// put in `options`' journal mode (WAL: the mode Core Data creates) and the database, every attachment file
+    /// and their folders are made durable at once. A generation cut short leaves an unusable store, as any
+    /// half-made one is. `progress` gets the bytes reached, about every batch.
     public func generate(at url: URL, targetBytes: Int64, options: StoreOptions = StoreOptions(),
                          progress: (@Sendable (Int64) -> Void)? = nil) throws -> SizedSummary {
         var result = SizedSummary()
+        var bulk = options
+        bulk.journalMode = .off
+        bulk.synchronous = .off
         let reached = Reached(progress)
         var size = StoreSize.of(url)
         let blobShare = blobFraction * Double(blobSize)
@@ -67,24 +74,34 @@ extension StoreGenerator {
             let count = max(result.passes == 0 ? 5 : 1, Int((missing * share / perObject).rounded(.up)))
             var pass = self
             pass.objects = count
+            pass.syncEachAttachment = false
             pass.seed = seed &+ UInt64(result.passes) &* 7919
             let before = size
             let estimate = Double(count) * perObject
             pass.progress = { done, total in
                 reached.report(min(before + Int64(estimate * Double(done) / Double(max(1, total))), targetBytes - 1))
             }
-            let summary = try pass.generate(at: url, options: options)
+            let summary = try pass.generate(at: url, options: bulk)
             size = StoreSize.of(url)
             reached.report(size)
             result.add(summary)
             let rows = Double(size - before) - Double(summary.attachments) * Double(blobSize)
             if summary.total > 0, rows > 0 { rowBytes = max(64, rows / Double(summary.total)) }
         }
-        // Fold the -wal into the database, so the files describe the store by themselves (a bench's cache
-        // manifest, a user's copy).
+        // The journal mode asked for (a fresh WAL store has an empty -wal: nothing to checkpoint), then
+        // everything made durable: the generated store stands for an app's past, long written back.
         let connection = try PlainConnection.open(url)
-        try connection.writeWithoutTransaction { _ = try Row.fetchOne($0, sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        try connection.writeWithoutTransaction { db in
+            _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = \(options.journalMode.rawValue.uppercased())")
+            if options.journalMode == .wal { _ = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        }
         try connection.close()
+        let files = StoreFiles(url)
+        try FileCopy.syncAll([url] + files.externalFileNames().map { files.externalFile($0) })
+        for folder in [files.externalDataFolder, files.externalDataFolder.deletingLastPathComponent(), url.deletingLastPathComponent()]
+        where FileManager.default.fileExists(atPath: folder.path) {
+            try FileCopy.syncDirectory(folder)
+        }
         result.bytes = StoreSize.of(url)
         return result
     }
