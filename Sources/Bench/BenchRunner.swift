@@ -43,10 +43,18 @@ public struct BenchRunner: Sendable {
         for size in plan.sizes {
             events?(.working(plan.userStore.map { "copying \($0.lastPathComponent) (\(ByteCount.format(size)))" }
                              ?? "preparing the \(ByteCount.label(size)) store"))
-            progress("\(ByteCount.label(size)): preparing the store (generated in a child process unless cached)")
+            if let userStore = plan.userStore {
+                progress("copying your store \(userStore.path) (\(ByteCount.format(size))) to a work folder; the original is only read")
+            } else {
+                progress("\(ByteCount.label(size)): preparing the store (generated in a child process unless cached)")
+            }
             let entry = try plan.userStore.map { try prepareUserStore($0, work: work) } ?? prepareStore(size)
             let manifest = entry.manifest
-            progress("\(ByteCount.label(size)): \(entry.reused ? "cached" : "generated") store \(ByteCount.format(manifest.actualBytes)), \(manifest.objects) objects, \(manifest.attachments) attachments")
+            if plan.userStore != nil {
+                progress("your store: \(ByteCount.format(manifest.actualBytes)) on disk, \(manifest.objects) objects, \(manifest.attachments) external-data references")
+            } else {
+                progress("\(ByteCount.label(size)): \(entry.reused ? "cached" : "generated") store \(ByteCount.format(manifest.actualBytes)), \(manifest.objects) objects, \(manifest.attachments) attachments")
+            }
             stores.append(BenchReport.StoreInfo(targetBytes: size, actualBytes: manifest.actualBytes, databaseBytes: manifest.databaseBytes,
                                                 objects: manifest.objects, attachments: manifest.attachments))
             var live = entry.database

@@ -25,7 +25,8 @@ struct ReplayCommand: ParsableCommand {
         let scenario = try ScenarioCommandSupport.load(file)
         var settings = ScenarioCommandSupport.settings(reports: reports, scratch: scratch)
         Interruption.install()
-        print("replaying \(scenario.name) (seed \(scenario.seed), scheduler \(scenario.scheduler), expect \(scenario.expect)) \(times) time(s)")
+        print("replaying \(scenario.name) (seed \(scenario.seed), scheduler \(scenario.scheduler), expect \(scenario.expect)) \(times) time(s)"
+              + (times > 1 ? " (--times 1 replays once)" : ""))
         // One unit per replay; on a terminal the line also shows the run's latest step and the time going by.
         let progress = Progress(total: times, label: "replays")
         settings.progress = { line in progress.activity(Self.step(line)) }
