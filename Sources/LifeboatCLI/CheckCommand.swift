@@ -8,7 +8,9 @@ struct CheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract: "Verify a store: integrity, bookkeeping, external data, identities; with --against, logical equality.",
-        discussion: "Works on any Core Data SQLite store (it reads the layout, not a model). Exit 0 ok, 1 violation, 2 bad input.")
+        discussion: """
+        Works on any Core Data SQLite store (it reads the layout, not a model). It reads a private copy of the store         (database and -wal, as large as they are) in TMPDIR, so nothing in the store's folder changes; set TMPDIR         to a roomy folder for a large store. Exit 0 ok, 1 violation, 2 bad input.
+        """)
 
     @Argument(help: "The .sqlite file of the store.") var store: String
     @Option(help: "A store this one must equal, object by object and blob by blob.") var against: String?
