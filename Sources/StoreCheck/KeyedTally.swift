@@ -50,13 +50,18 @@ struct KeyedTally {
                 for finding in content.findings where finding.entity == entity && objectKinds.contains(finding.kind) { report.add(finding) }
             }
         }
-        // Links: by key when every entity kept its keys; by content counts otherwise (keys mean nothing then).
+        // Links: by key when every entity kept its keys (links equal by key are equal, whatever a changed
+        // object did to their content digests); by content counts when some entity's keys were reassigned.
         let keyedLinks = keyed.findings.filter { linkKinds.contains($0.kind) }
         let contentLinks = content.findings.filter { linkKinds.contains($0.kind) }
-        if !contentLinks.isEmpty {
-            for finding in byContent.isEmpty && !keyedLinks.isEmpty ? keyedLinks : contentLinks { report.add(finding) }
-        } else if !keyedLinks.isEmpty, byContent.isEmpty {
-            renumbered += keyedLinks.count
+        if !byContent.isEmpty {
+            for finding in contentLinks { report.add(finding) }
+        } else if !keyedLinks.isEmpty {
+            if contentLinks.isEmpty {
+                renumbered += keyedLinks.count
+            } else {
+                for finding in keyedLinks { report.add(finding) }
+            }
         }
         if renumbered > 0 {
             report.add(Finding(.warning, .renumberedObjects,

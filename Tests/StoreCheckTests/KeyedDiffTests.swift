@@ -30,6 +30,27 @@ import Testing
         #expect(report.count(.renumberedObjects) == 0, "\(report.findings)")
     }
 
+    /// A changed object that many-to-many links point at changes the links' content digests, not the links:
+    /// still one finding, on the object.
+    @Test func aChangedLinkedObjectDoesNotCascadeIntoItsLinks() throws {
+        let scratch = try Scratch("keyed-linked")
+        let (copy, original) = try Self.pair(scratch, edit: "UPDATE ZREPOSITORY SET ZURL = 'https://evil.example' WHERE Z_PK = 1")
+        let report = try StoreComparison.compare(copy, against: original)
+        #expect(report.violations.count == 1, "\(report.findings)")
+        #expect(report.violations.first?.entity == "Repository" && report.violations.first?.object == "Z_PK 1")
+        #expect(report.violations.first?.message.contains("ZURL \"https://evil.example\" vs expected") == true, "\(report.findings)")
+        #expect(report.count(.renumberedObjects) == 0, "\(report.findings)")
+    }
+
+    /// A link removed with every key the same: the link is named by its two keys.
+    @Test func aRemovedLinkIsNamedByItsKeys() throws {
+        let scratch = try Scratch("keyed-link-removed")
+        let (copy, original) = try Self.pair(scratch, edit: "DELETE FROM Z_8REPOSITORIES WHERE Z_8CONFIGURATIONS = 1 AND Z_18REPOSITORIES = 1")
+        let report = try StoreComparison.compare(copy, against: original)
+        #expect(report.violations.map(\.kind) == [.missingLink], "\(report.findings)")
+        #expect(report.violations.first?.object == "1 -> 1")
+    }
+
     @Test func aDeletedObjectIsNamedByKeyWithNoRenumberingClaim() throws {
         let scratch = try Scratch("keyed-delete")
         let (copy, original) = try Self.pair(scratch, edit: "DELETE FROM ZASSET WHERE Z_PK = (SELECT max(Z_PK) FROM ZASSET)")
