@@ -4,7 +4,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 swift build --build-tests 2>&1 | grep -vE '^\[[0-9]+/[0-9]+\]' || true
-# The CI files against their schemas, and the suite report rendered in headless Chromium with its links checked.
+# The CI files against their schemas, and the suite and bench reports rendered in headless Chromium and checked.
 scripts/validate-ci.sh
 scripts/check-suite-html.sh
+scripts/check-bench-html.sh
 exec swift test "$@"

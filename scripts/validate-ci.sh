@@ -14,4 +14,27 @@ awk '/<!-- gitlab-ci begin/{on=1; next} /<!-- gitlab-ci end/{on=0} on && !/^```/
 .venv/bin/check-jsonschema --builtin-schema vendor.gitlab-ci "$work/gitlab-ci.yml"
 .venv/bin/hadolint Dockerfile
 .venv/bin/check-jsonschema --check-metaschema docs/schemas/lifeboat.suite-1.schema.json
-echo "validate-ci: workflow, GitLab CI example, Dockerfile and the suite summary schema are valid"
+# The README's container route (for macOS users) against the Dockerfile: the block between the container
+# markers is valid sh, every `docker run` that mounts gets the FUSE device and the capability the Dockerfile's
+# header asks for, and every lifeboat command it runs exists (docs/cli.md is generated from the commands).
+awk '/<!-- container begin/{on=1; next} /<!-- container end/{on=0} on && !/^```/' README.md > "$work/container.sh"
+[ -s "$work/container.sh" ] || { echo "validate-ci: no container block in README.md" >&2; exit 1; }
+sh -n "$work/container.sh"
+# One logical line per command (backslash continuations joined).
+sed -e ':a' -e '/\\$/N; s/\\\n//; ta' "$work/container.sh" | sed 's/#.*$//' > "$work/container-lines"
+grep -q '^docker build -t lifeboat \.' "$work/container-lines" || { echo "validate-ci: README's container block does not build the image" >&2; exit 1; }
+for flag in '--device /dev/fuse' '--cap-add SYS_ADMIN'; do
+    grep -q -- "$flag" Dockerfile || { echo "validate-ci: the Dockerfile's header no longer asks for $flag" >&2; exit 1; }
+done
+while IFS= read -r line; do
+    case "$line" in docker\ run*) ;; *) continue ;; esac
+    command=$(printf '%s\n' "$line" | sed -E 's/.* lifeboat ([a-z-]+).*/\1/')
+    grep -q "^## lifeboat $command\$" docs/cli.md || { echo "validate-ci: README runs 'lifeboat $command', which docs/cli.md does not list" >&2; exit 1; }
+    case "$command" in
+        check|generate|strategies|backup|restore|relocate) ;;  # no FaultFS: no FUSE device needed
+        *) for flag in '--device /dev/fuse' '--cap-add SYS_ADMIN'; do
+               case "$line" in *"$flag"*) ;; *) echo "validate-ci: README's 'docker run ... $command' lacks $flag" >&2; exit 1 ;; esac
+           done ;;
+    esac
+done < "$work/container-lines"
+echo "validate-ci: workflow, GitLab CI example, Dockerfile, README's container route and the suite summary schema are valid"

@@ -1,19 +1,37 @@
 import Foundation
 
-/// `bench.html`: one self-contained page (inline CSS and SVG, no scripts, no external URLs) with a chart of peak
-/// memory against store size and one of time against store size, a line per strategy, on log-log axes so a
-/// flat strategy and a linear one are told apart at a glance (a line of slope 1 is memory that follows the store).
+/// `bench.html`: one self-contained page (inline CSS and SVG, no scripts, no external URLs): the verdict, a bar
+/// per strategy for time and for peak memory, each strategy's memory over its run (`BenchCharts`), and with
+/// several store sizes a chart of peak memory and one of time against store size, a line per strategy, on log-log
+/// axes so a flat strategy and a linear one are told apart at a glance (a line of slope 1 is memory that follows
+/// the store).
 public enum BenchHTML {
     public static let palette = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf", "#7f7f7f"]
 
     public static func page(_ report: BenchReport) -> String {
         let subjects = orderedSubjects(report)
-        let memory = chart(title: "Peak memory (RSS) vs store size", yLabel: "peak RSS", subjects: subjects, report: report,
-                           value: { $0.peakRSSBytes.median }, format: { ByteCount.format($0) })
-        let time = chart(title: "Time vs store size", yLabel: "wall time (s)", subjects: subjects, report: report,
-                         value: { $0.wallSeconds.median }, format: { formatSeconds($0) })
+        let several = report.configuration.sizes.count > 1
+        // A line against store size needs two sizes at least: one point per strategy says nothing.
+        let memory = several ? chart(title: "Peak memory (RSS) vs store size", yLabel: "peak RSS", subjects: subjects, report: report,
+                                     value: { $0.peakRSSBytes.median }, format: { ByteCount.format($0) }) : ""
+        let time = several ? chart(title: "Time vs store size", yLabel: "wall time (s)", subjects: subjects, report: report,
+                                   value: { $0.wallSeconds.median }, format: { formatSeconds($0) }) : ""
+        let timeBars = BenchCharts.bars(title: "Wall time (median)", report: report, subjects: subjects,
+                                        value: { $0.wallSeconds.median }, format: { formatSeconds($0) })
+        let memoryBars = BenchCharts.bars(title: "Peak memory (median RSS)", report: report, subjects: subjects,
+                                          value: { $0.peakRSSBytes.median }, format: { ByteCount.format($0) })
+        let overTime = BenchCharts.memoryOverTime(report: report, subjects: subjects) ?? ""
+        let verdict = BenchVerdict.lines(report).map { "<p class=\"verdict\">\(escape($0))</p>" }.joined(separator: "\n")
+        let stores = BenchTable.storeLines(report).map { "<li>\(escape($0))</li>" }.joined(separator: "\n")
+        let growthSection = several ? """
+            <h2>Memory growth</h2>
+            <p>Least-squares fit of median peak RSS against store size. <em>flat</em>: memory grows by less than \
+            \(Int(GrowthFit.flatLimit * 100))% of the store's growth; <em>linear</em>: it follows the store.</p>
+            <table><tr>\(BenchTable.growthHeader.map { "<th>\(escape($0))</th>" }.joined())</tr>
+            \(BenchTable.growthRows(report).map { "<tr>" + $0.map { "<td>\(escape($0))</td>" }.joined() + "</tr>" }.joined(separator: "\n"))
+            </table>
+            """ : "<p>\(escape(BenchTable.oneSize))</p>"
         let rows = BenchTable.rows(report).map { "<tr>" + $0.map { "<td>\(escape($0))</td>" }.joined() + "</tr>" }.joined(separator: "\n")
-        let growth = BenchTable.growthRows(report).map { "<tr>" + $0.map { "<td>\(escape($0))</td>" }.joined() + "</tr>" }.joined(separator: "\n")
         let configuration = report.configuration
         return """
         <!DOCTYPE html>
@@ -25,22 +43,25 @@ public enum BenchHTML {
         th { background: #f3f3f3; }
         .charts { display: flex; flex-wrap: wrap; gap: 2em; }
         svg text { font-family: system-ui, sans-serif; }
+        .verdict { font-weight: bold; font-size: 1.1em; }
         </style></head><body>
         <h1>lifeboat bench \(escape(report.id))</h1>
         <p>Schema <code>\(escape(report.schema))</code>, \(escape(report.createdAt)). \(report.host.cpus) CPUs, \
         \(ByteCount.format(report.host.memoryBytes)) RAM, Linux \(escape(report.host.kernel)), \(escape(report.host.buildConfiguration)) build;
         volume \(escape(configuration.volume)); \(configuration.rounds) round(s) per point, each a fresh child process (medians plotted).
-        Blob fraction \(configuration.blobFraction), attachments of \(ByteCount.format(Int64(configuration.blobSize))).</p>
+        \(escape(BenchTable.storeOrigin(report)))</p>
+        \(verdict)
+        <ul>
+        \(stores)
+        </ul>
         <div class="charts">
+        \(timeBars)
+        \(memoryBars)
+        \(overTime)
         \(memory)
         \(time)
         </div>
-        <h2>Memory growth</h2>
-        <p>Least-squares fit of median peak RSS against store size. <em>flat</em>: memory grows by less than \
-        \(Int(GrowthFit.flatLimit * 100))% of the store's growth; <em>linear</em>: it follows the store.</p>
-        <table><tr>\(BenchTable.growthHeader.map { "<th>\(escape($0))</th>" }.joined())</tr>
-        \(growth)
-        </table>
+        \(growthSection)
         <h2>Measurements</h2>
         <table><tr>\(BenchTable.header.map { "<th>\(escape($0))</th>" }.joined())</tr>
         \(rows)
@@ -86,7 +107,7 @@ public enum BenchHTML {
             let color = palette[index % palette.count]
             let series = report.results.filter { $0.strategy == subject }.sorted { $0.storeBytes < $1.storeBytes }
             let coordinates = series.map { String(format: "%.1f,%.1f", x(Double($0.storeBytes)), y(max(value($0), 1e-6))) }
-            let dash = subject == BenchReport.checkerName ? ##" stroke-dasharray="5 3"## : ""
+            let dash = subject == BenchReport.checkerName ? ##" stroke-dasharray="5 3""## : ""
             svg.append(##"<polyline fill="none" stroke="\##(color)" stroke-width="2"\##(dash) points="\##(coordinates.joined(separator: " "))"/>"##)
             for result in series {
                 svg.append(##"<circle cx="\##(String(format: "%.1f", x(Double(result.storeBytes))))" cy="\##(String(format: "%.1f", y(max(value(result), 1e-6))))" r="3.5" fill="\##(color)"><title>\##(escape("\(subject) \(ByteCount.label(result.targetBytes)): \(format(value(result)))"))</title></circle>"##)

@@ -50,6 +50,9 @@ public struct BenchReport: Codable, Sendable, Equatable {
         public var rounds: Int
         /// "default" (the cache's own file system) or "xfs-reflink".
         public var volume: String
+        /// `bench --store PATH`: the user's store measured instead of generated ones (blob fraction, attachment
+        /// size and seed then describe nothing).
+        public var userStore: String?
         public init(sizes: [Int64], strategies: [String], blobFraction: Double, blobSize: Int, seed: UInt64, rounds: Int, volume: String) {
             self.sizes = sizes
             self.strategies = strategies
@@ -92,6 +95,8 @@ public struct BenchReport: Codable, Sendable, Equatable {
         public var child: ChildReport?
         /// Backup .sqlite (+ companions) + support folder (nil for the checker).
         public var resultBytes: Int64?
+        /// The child's resident set over its run, sampled from /proc (absent in older reports).
+        public var memorySamples: [MemorySample]?
         public init(wallSeconds: Double, cpuSeconds: Double, peakRSSBytes: Int64, waitMaxRSSBytes: Int64, spawnFloorBytes: Int64?,
                     child: ChildReport?, resultBytes: Int64?) {
             self.wallSeconds = wallSeconds
@@ -118,6 +123,9 @@ public struct BenchReport: Codable, Sendable, Equatable {
         public var resultBytes: Int64?
         /// Details the strategy reported in the last round (e.g. usedClone for replace).
         public var details: [String: String]
+        /// The last round's output compared with the store it copied (what `check --against` runs): "equal",
+        /// or the differences; nil for the checker and in older reports.
+        public var sourceCheck: SourceCheck?
 
         public init(strategy: String, targetBytes: Int64, storeBytes: Int64, rounds: [Round]) {
             self.strategy = strategy
@@ -133,6 +141,20 @@ public struct BenchReport: Codable, Sendable, Equatable {
             resultBytes = rounds.last?.resultBytes
             details = rounds.last?.child?.details ?? [:]
         }
+    }
+}
+
+/// A strategy's output compared with its source, as `lifeboat check BACKUP --against STORE` would.
+public struct SourceCheck: Codable, Sendable, Equatable {
+    public var equal: Bool
+    /// "equal", or the first differences ("missing-object Note: 3; ...").
+    public var summary: String
+    public var seconds: Double
+
+    public init(equal: Bool, summary: String, seconds: Double) {
+        self.equal = equal
+        self.summary = summary
+        self.seconds = seconds
     }
 }
 

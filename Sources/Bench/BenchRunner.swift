@@ -1,9 +1,15 @@
 import Foundation
+import StoreCheck
+import StoreModel
 
 /// Runs a bench plan: stores from the cache, one fresh child process per strategy and round, the checker on
-/// each store, and the report. Progress goes to `progress` one line at a time.
+/// each store, and the report. Progress goes to `progress` one line at a time; `events` (for a progress line)
+/// hears when each measured unit starts and ends.
 public struct BenchRunner: Sendable {
     public var plan: BenchPlan
+    /// Where the run is: `.working` before a step (copying, a round, a comparison), `.measured` after each
+    /// round of `plan.measuredUnits`.
+    public var events: (@Sendable (BenchEvent) -> Void)?
 
     public init(plan: BenchPlan) { self.plan = plan }
 
@@ -35,10 +41,20 @@ public struct BenchRunner: Sendable {
         var stores: [BenchReport.StoreInfo] = []
         var results: [BenchReport.Result] = []
         for size in plan.sizes {
-            progress("\(ByteCount.label(size)): preparing the store (generated in a child process unless cached)")
+            events?(.working(plan.userStore.map { "copying \($0.lastPathComponent) (\(ByteCount.format(size)))" }
+                             ?? "preparing the \(ByteCount.label(size)) store"))
+            if let userStore = plan.userStore {
+                progress("copying your store \(userStore.path) (\(ByteCount.format(size))) to a work folder; the original is only read")
+            } else {
+                progress("\(ByteCount.label(size)): preparing the store (generated in a child process unless cached)")
+            }
             let entry = try plan.userStore.map { try prepareUserStore($0, work: work) } ?? prepareStore(size)
             let manifest = entry.manifest
-            progress("\(ByteCount.label(size)): \(entry.reused ? "cached" : "generated") store \(ByteCount.format(manifest.actualBytes)), \(manifest.objects) objects, \(manifest.attachments) attachments")
+            if plan.userStore != nil {
+                progress("your store: \(ByteCount.format(manifest.actualBytes)) on disk, \(manifest.objects) objects, \(manifest.attachments) external-data references")
+            } else {
+                progress("\(ByteCount.label(size)): \(entry.reused ? "cached" : "generated") store \(ByteCount.format(manifest.actualBytes)), \(manifest.objects) objects, \(manifest.attachments) attachments")
+            }
             stores.append(BenchReport.StoreInfo(targetBytes: size, actualBytes: manifest.actualBytes, databaseBytes: manifest.databaseBytes,
                                                 objects: manifest.objects, attachments: manifest.attachments))
             var live = entry.database
@@ -53,38 +69,55 @@ public struct BenchRunner: Sendable {
             defer { if let liveCopy { try? FileManager.default.removeItem(at: liveCopy) } }
             for strategy in plan.strategies {
                 var rounds: [BenchReport.Round] = []
+                var sourceCheck: SourceCheck?
                 for round in 1...plan.rounds {
                     let target = work.appendingPathComponent("backup-\(strategy)-\(round)")
+                    // The last round's output is compared with the store (unmeasured, after the child ended).
+                    let source = live
+                    let check = round == plan.rounds ? { @Sendable (backup: URL) -> SourceCheck in
+                        events?(.working("checking \(strategy)'s backup against the store"))
+                        return SourceCheck.compare(backup, against: source)
+                    } : nil
+                    events?(.working("\(strategy) round \(round)/\(plan.rounds)"))
                     var measured: BenchReport.Round
                     if let faultfs {
                         let (value, syncs) = try faultfs.countingSyncs("\(strategy) round \(round)") {
-                            try backupRound(strategy: strategy, live: live, into: target)
+                            try backupRound(strategy: strategy, live: live, into: target, check: check)
                         }
-                        measured = value
+                        (measured, sourceCheck) = value
                         for (call, count) in syncs { measured.child?.details[call] = String(count) }
                     } else {
-                        measured = try backupRound(strategy: strategy, live: live, into: target)
+                        (measured, sourceCheck) = try backupRound(strategy: strategy, live: live, into: target, check: check)
                     }
-                    progress(String(format: "%@ %@ round %d/%d: %.2f s, peak RSS %@", ByteCount.label(size), strategy, round, plan.rounds,
-                                    measured.wallSeconds, ByteCount.format(measured.peakRSSBytes)))
+                    let line = String(format: "%@ %@ round %d/%d: %.2f s, peak RSS %@", ByteCount.label(size), strategy, round, plan.rounds,
+                                      measured.wallSeconds, ByteCount.format(measured.peakRSSBytes))
+                    progress(line)
+                    events?(.measured(line))
                     rounds.append(measured)
                 }
-                results.append(BenchReport.Result(strategy: strategy, targetBytes: size, storeBytes: manifest.actualBytes, rounds: rounds))
+                var result = BenchReport.Result(strategy: strategy, targetBytes: size, storeBytes: manifest.actualBytes, rounds: rounds)
+                result.sourceCheck = sourceCheck
+                if let sourceCheck { progress("\(ByteCount.label(size)) \(strategy): output against the store: \(sourceCheck.summary)") }
+                results.append(result)
             }
             if plan.measureChecker {
                 var rounds: [BenchReport.Round] = []
                 for round in 1...plan.rounds {
+                    events?(.working("check round \(round)/\(plan.rounds)"))
                     let measured = try checkRound(live)
-                    progress(String(format: "%@ check round %d/%d: %.2f s, peak RSS %@", ByteCount.label(size), round, plan.rounds,
-                                    measured.wallSeconds, ByteCount.format(measured.peakRSSBytes)))
+                    let line = String(format: "%@ check round %d/%d: %.2f s, peak RSS %@", ByteCount.label(size), round, plan.rounds,
+                                      measured.wallSeconds, ByteCount.format(measured.peakRSSBytes))
+                    progress(line)
+                    events?(.measured(line))
                     rounds.append(measured)
                 }
                 results.append(BenchReport.Result(strategy: BenchReport.checkerName, targetBytes: size, storeBytes: manifest.actualBytes, rounds: rounds))
             }
         }
-        return BenchReport(id: id, createdAt: ISO8601DateFormatter().string(from: Date()), host: .current,
-                           configuration: BenchReport.Configuration(sizes: plan.sizes, strategies: plan.strategies, blobFraction: plan.blobFraction,
-                                                                    blobSize: plan.blobSize, seed: plan.seed, rounds: plan.rounds, volume: plan.volume.rawValue),
+        var configuration = BenchReport.Configuration(sizes: plan.sizes, strategies: plan.strategies, blobFraction: plan.blobFraction,
+                                                      blobSize: plan.blobSize, seed: plan.seed, rounds: plan.rounds, volume: plan.volume.rawValue)
+        configuration.userStore = plan.userStore?.path
+        return BenchReport(id: id, createdAt: ISO8601DateFormatter().string(from: Date()), host: .current, configuration: configuration,
                            stores: stores, results: results, growth: GrowthFit.fits(results))
     }
 
@@ -102,13 +135,17 @@ public struct BenchRunner: Sendable {
         return entry
     }
 
-    /// One backup in a fresh child, into a fresh empty directory that is removed afterwards.
-    func backupRound(strategy: String, live: URL, into directory: URL) throws -> BenchReport.Round {
+    /// One backup in a fresh child, into a fresh empty directory that is removed afterwards; with `check`, its
+    /// output is compared with the store before that.
+    func backupRound(strategy: String, live: URL, into directory: URL,
+                     check: (@Sendable (URL) -> SourceCheck)? = nil) throws -> (BenchReport.Round, SourceCheck?) {
         try? FileManager.default.removeItem(at: directory)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        return try measure(["bench-child", "--strategy", strategy, "--store", live.path, "--into", directory.path],
-                           what: "backup with \(strategy) of \(live.path)", resultAt: directory.appendingPathComponent(live.lastPathComponent))
+        let output = directory.appendingPathComponent(live.lastPathComponent)
+        let round = try measure(["bench-child", "--strategy", strategy, "--store", live.path, "--into", directory.path],
+                                what: "backup with \(strategy) of \(live.path)", resultAt: output, sampleMemory: true)
+        return (round, check?(output))
     }
 
     /// The checker (`StoreVerifier`, what `lifeboat check` runs) in a child: it must stream, so its peak RSS
@@ -118,14 +155,16 @@ public struct BenchRunner: Sendable {
     }
 
     /// Spawns `lifeboat <arguments>`, reaps it and combines the kernel's figures with the child's own line.
-    func measure(_ arguments: [String], what: String, resultAt: URL?) throws -> BenchReport.Round {
-        let result = try ProcessSpawn.run(plan.childExecutable, arguments)
+    func measure(_ arguments: [String], what: String, resultAt: URL?, sampleMemory: Bool = false) throws -> BenchReport.Round {
+        let result = try ProcessSpawn.run(plan.childExecutable, arguments, sampleMemory: sampleMemory)
         guard result.succeeded, let child = ChildReport.parse(result.standardOutput) else {
             throw BenchError.childFailed("\(what) failed in the child (exit \(result.exitCode)): \(result.standardError.suffix(800))")
         }
-        return BenchReport.Round(wallSeconds: result.wallSeconds, cpuSeconds: result.userSeconds + result.systemSeconds,
-                                 peakRSSBytes: child.highWaterRSSBytes ?? result.peakRSSBytes, waitMaxRSSBytes: result.peakRSSBytes,
-                                 spawnFloorBytes: result.spawnFloorBytes, child: child, resultBytes: resultAt.map { StoreSize.of($0) })
+        var round = BenchReport.Round(wallSeconds: result.wallSeconds, cpuSeconds: result.userSeconds + result.systemSeconds,
+                                      peakRSSBytes: child.highWaterRSSBytes ?? result.peakRSSBytes, waitMaxRSSBytes: result.peakRSSBytes,
+                                      spawnFloorBytes: result.spawnFloorBytes, child: child, resultBytes: resultAt.map { StoreSize.of($0) })
+        if sampleMemory { round.memorySamples = result.memorySamples }
+        return round
     }
 
     /// Copies a cached store (database and support folder) onto the bench volume.
@@ -138,6 +177,40 @@ public struct BenchRunner: Sendable {
                 try FileManager.default.copyItem(at: from, to: folder.appendingPathComponent(item))
             }
         }
+    }
+}
+
+/// Where a bench run is, for a progress line.
+public enum BenchEvent: Sendable {
+    /// About to copy, generate, run a round or compare: what is going on now.
+    case working(String)
+    /// A measured round (of a strategy or the checker) ended; its line.
+    case measured(String)
+}
+
+extension BenchPlan {
+    /// Rounds the run measures: strategies and the checker, on every store.
+    public var measuredUnits: Int { sizes.count * rounds * (strategies.count + (measureChecker ? 1 : 0)) }
+}
+
+extension SourceCheck {
+    /// `lifeboat check OUTPUT --against SOURCE`, summed up in a line.
+    static func compare(_ output: URL, against source: URL) -> SourceCheck {
+        let started = Date()
+        let report: CheckReport
+        do { report = try StoreComparison.compare(output, against: source) } catch {
+            return SourceCheck(equal: false, summary: "could not compare: \(error)", seconds: Date().timeIntervalSince(started))
+        }
+        let seconds = Date().timeIntervalSince(started)
+        guard report.hasViolations else {
+            let notes = report.findings.filter { $0.severity == .warning }.map(\.kind.rawValue)
+            return SourceCheck(equal: true, summary: "equal" + (notes.isEmpty ? "" : " (" + Set(notes).sorted().joined(separator: ", ") + ")"), seconds: seconds)
+        }
+        let kinds = Dictionary(grouping: report.violations, by: \.kind.rawValue).mapValues(\.count)
+            .merging(report.suppressed) { $0 + $1 }
+        let first = report.violations.first.map { ": e.g. \($0)" } ?? ""
+        return SourceCheck(equal: false, summary: "DIFFERS: " + kinds.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ") + first,
+                           seconds: seconds)
     }
 }
 

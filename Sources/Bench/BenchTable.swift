@@ -2,7 +2,7 @@ import Foundation
 
 /// The rows every rendering shares (terminal, Markdown): one per strategy and store size, medians with ranges.
 public enum BenchTable {
-    public static let header = ["size", "strategy", "wall s (median, min–max)", "CPU s", "peak RSS (min–max)", "wait4 ru_maxrss", "SQLite highwater", "disk read/written", "result", "details"]
+    public static let header = ["size", "strategy", "wall s (median, min–max)", "CPU s", "peak RSS (min–max)", "wait4 ru_maxrss", "SQLite highwater", "disk read/written", "result", "output vs store", "details"]
 
     public static func rows(_ report: BenchReport) -> [[String]] {
         report.results.map { result in
@@ -16,6 +16,7 @@ public enum BenchTable {
                 result.sqliteMemoryHighwater.map { ByteCount.format($0.median) } ?? "–",
                 diskIO(result),
                 result.resultBytes.map { ByteCount.format($0) } ?? "–",
+                result.sourceCheck.map { $0.summary } ?? "–",
                 notableDetails(result.details),
             ]
         }
@@ -52,7 +53,32 @@ public enum BenchTable {
             }
             return ([line(header), line(widths.map { String(repeating: "-", count: $0) })] + rows.map(line)).joined(separator: "\n")
         }
-        return table(header, rows(report)) + "\n\nmemory growth (least squares of peak RSS against store size):\n" + table(growthHeader, growthRows(report))
+        let growth = report.configuration.sizes.count < 2 ? "\n\n" + oneSize
+            : "\n\nmemory growth (least squares of peak RSS against store size):\n" + table(growthHeader, growthRows(report))
+        return table(header, rows(report)) + growth
+    }
+
+    /// In place of the growth fit when there is one store size: a fit of one point says nothing.
+    static let oneSize = "memory growth: one store size, so no fit (bench with --sizes 64MB,256MB,1GB to see how memory grows with the store)"
+
+    /// The stores the strategies ran on, one line each: a generated one with how it was generated, a user's own
+    /// as it is.
+    public static func storeLines(_ report: BenchReport) -> [String] {
+        report.stores.map { store in
+            if let path = report.configuration.userStore {
+                return "your store \(path): \(ByteCount.format(store.actualBytes)) on disk (.sqlite \(ByteCount.format(store.databaseBytes))), "
+                    + "\(store.objects) objects, \(store.attachments) external-data references"
+            }
+            return "\(ByteCount.label(store.targetBytes)) generated: \(ByteCount.format(store.actualBytes)) on disk (.sqlite \(ByteCount.format(store.databaseBytes))), "
+                + "\(store.objects) objects, \(store.attachments) attachments"
+        }
+    }
+
+    /// How the stores were made: the generator's settings, or the user's store.
+    public static func storeOrigin(_ report: BenchReport) -> String {
+        let configuration = report.configuration
+        if let path = configuration.userStore { return "Store: a copy of \(path) (never touched)." }
+        return "Generated stores: blob fraction \(configuration.blobFraction), attachments of \(ByteCount.format(Int64(configuration.blobSize))), seed \(configuration.seed)."
     }
 
     /// The same tables in Markdown, with the run's configuration and host above them.
@@ -63,28 +89,30 @@ public enum BenchTable {
                 + rows.map { "| " + $0.map(escape).joined(separator: " | ") + " |" }).joined(separator: "\n")
         }
         let configuration = report.configuration
-        let stores = report.stores.map {
-            "- \(ByteCount.label($0.targetBytes)): \(ByteCount.format($0.actualBytes)) on disk (.sqlite \(ByteCount.format($0.databaseBytes))), \($0.objects) objects, \($0.attachments) attachments"
-        }
+        let stores = storeLines(report).map { "- " + $0 }
+        let verdict = BenchVerdict.lines(report).map { "**\($0)**" }
         return """
         # lifeboat bench \(report.id)
 
         Schema `\(report.schema)`, \(report.createdAt). Host: \(report.host.cpus) CPUs, \(ByteCount.format(report.host.memoryBytes)) RAM, \
         Linux \(report.host.kernel), \(report.host.buildConfiguration) build. Volume: \(configuration.volume). \
         \(configuration.rounds) round(s), each in a fresh child process (wall time, CPU time and peak RSS from wait4's rusage). \
-        Blob fraction \(configuration.blobFraction), attachments of \(ByteCount.format(Int64(configuration.blobSize))), seed \(configuration.seed).
+        \(storeOrigin(report))
 
-        *peak RSS* is the child's own VmHWM (read by the child just before it exits: its address space only).         *wait4 ru_maxrss* is what the kernel hands the parent; glibc's posix_spawn runs the child on the parent's         address space until exec, so it never reads below the parent's RSS at spawn. Page cache warm (the store was         just generated or read by the previous round).
+        \(verdict.joined(separator: "\n\n"))
+
+        *peak RSS* is the child's own VmHWM (read by the child just before it exits: its address space only). \
+        *wait4 ru_maxrss* is what the kernel hands the parent; glibc's posix_spawn runs the child on the parent's \
+        address space until exec, so it never reads below the parent's RSS at spawn. Page cache warm (the store was \
+        just generated or read by the previous round). *output vs store* is the last round's output compared with \
+        the store, as `lifeboat check OUTPUT --against STORE` does.
 
         Stores:
         \(stores.joined(separator: "\n"))
 
         \(table(header, rows(report)))
 
-        Memory growth (least-squares fit of median peak RSS against store size; flat when memory grows by less than \
-        \(Int(GrowthFit.flatLimit * 100))% of the store's growth):
-
-        \(table(growthHeader, growthRows(report)))
+        \(configuration.sizes.count < 2 ? oneSize : "Memory growth (least-squares fit of median peak RSS against store size; flat when memory grows by less than \(Int(GrowthFit.flatLimit * 100))% of the store's growth):\n\n" + table(growthHeader, growthRows(report)))
 
         """
     }

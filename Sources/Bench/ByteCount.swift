@@ -27,26 +27,3 @@ public enum ByteCount {
         return format(bytes)
     }
 }
-
-/// On-disk size of a store as the bench counts it: .sqlite, its -wal/-journal, and the support folder.
-public enum StoreSize {
-    public static func of(_ database: URL) -> Int64 {
-        let fileManager = FileManager.default
-        let base = database.path
-        var total: Int64 = 0
-        for path in [base, base + "-wal", base + "-journal"] { total += fileSize(path) ?? 0 }
-        let name = database.deletingPathExtension().lastPathComponent
-        let support = database.deletingLastPathComponent().appendingPathComponent(".\(name)_SUPPORT").path
-        if let walker = fileManager.enumerator(atPath: support) {
-            while let relative = walker.nextObject() as? String { total += fileSize(support + "/" + relative, regularOnly: true) ?? 0 }
-        }
-        return total
-    }
-
-    static func fileSize(_ path: String, regularOnly: Bool = false) -> Int64? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        if regularOnly, (info.st_mode & S_IFMT) != S_IFREG { return nil }
-        return Int64(info.st_size)
-    }
-}

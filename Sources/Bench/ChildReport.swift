@@ -47,8 +47,10 @@ public struct ChildReport: Codable, Sendable, Equatable {
 
 /// Fields of `/proc/self/status` given in kB (VmHWM, VmRSS), in bytes.
 public enum ProcStatus {
-    public static func current(_ field: String) -> Int64? {
-        guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+    /// A field of this process's /proc status (or of `pid`'s), in bytes.
+    public static func current(_ field: String, pid: pid_t? = nil) -> Int64? {
+        let path = pid.map { "/proc/\($0)/status" } ?? "/proc/self/status"
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
         for line in text.split(separator: "\n") where line.hasPrefix(field + ":") {
             let number = line.dropFirst(field.count + 1).trimmingCharacters(in: .whitespaces).split(separator: " ").first
             return number.flatMap { Int64($0) }.map { $0 * 1024 }

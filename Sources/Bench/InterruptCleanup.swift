@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 
-/// Runs a cleanup when SIGINT or SIGTERM arrives, then exits 130: a bench interrupted with Ctrl-C must not
+/// Runs a cleanup when SIGINT or SIGTERM arrives, then exits 128 + the signal (130 for SIGINT, 143 for SIGTERM): a bench interrupted with Ctrl-C must not
 /// leave a loop-mounted volume behind. The signals are handled on a dispatch queue (never in a raw signal
 /// handler), after the running child has been killed and no new one may start.
 public final class InterruptCleanup {
@@ -15,7 +15,7 @@ public final class InterruptCleanup {
                 FileHandle.standardError.write(Data("\nlifeboat bench: interrupted; cleaning up\n".utf8))
                 ProcessSpawn.interrupt()
                 cleanup()
-                exit(130)
+                exit(128 + number)
             }
             source.resume()
             sources.append(source)

@@ -30,6 +30,8 @@ public enum ProcessSpawn {
         public var spawnFloorBytes: Int64?
         public var standardOutput: String
         public var standardError: String
+        /// The child's resident set while it ran (`sampleMemory` only).
+        public var memorySamples: [MemorySample] = []
         public var succeeded: Bool { signal == nil && exitCode == 0 }
     }
 
@@ -55,7 +57,7 @@ public enum ProcessSpawn {
     ///
     /// `track: false` is for the system tools that clean up after an interrupt: they must run even then.
     public static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
-                           track: Bool = true) throws -> Result {
+                           track: Bool = true, sampleMemory: Bool = false) throws -> Result {
         if track, interrupted.withLock({ $0 }) { throw BenchError.environment("interrupted") }
         let scratch = FileManager.default.temporaryDirectory
         let tag = UUID().uuidString.prefix(8)
@@ -73,9 +75,11 @@ public enum ProcessSpawn {
             throw BenchError.environment(error.description)
         }
         if track { current.withLock { $0 = child } }
+        let sampler = sampleMemory ? MemorySampler(pid: child.pid) : nil
         let termination = child.wait()
+        let samples = sampler?.stop() ?? []
         if track { current.withLock { $0 = nil } }
-        return Result(
+        var result = Result(
             exitCode: termination.exitCode,
             signal: termination.signal,
             wallSeconds: termination.wallSeconds,
@@ -85,6 +89,8 @@ public enum ProcessSpawn {
             spawnFloorBytes: floor,
             standardOutput: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
             standardError: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "")
+        result.memorySamples = samples
+        return result
     }
 
     /// Resets this process's peak RSS to its current RSS and returns that (nil where Linux's knobs are missing).

@@ -35,7 +35,7 @@ public struct StoreCache: Sendable {
 
     /// The cached store for these parameters, generated first when it is missing or no longer matches its manifest.
     public func store(targetBytes: Int64, blobFraction: Double, blobSize: Int, seed: UInt64,
-                      progress: (String) -> Void = { _ in }) throws -> Entry {
+                      progress: @escaping @Sendable (String) -> Void = { _ in }) throws -> Entry {
         let folder = self.folder(targetBytes: targetBytes, blobFraction: blobFraction, blobSize: blobSize, seed: seed)
         let database = folder.appendingPathComponent("Library.sqlite")
         let manifestURL = folder.appendingPathComponent("manifest.json")
@@ -66,49 +66,18 @@ public struct StoreCache: Sendable {
         return external.count == manifest.externalFiles && StoreSize.of(database) >= manifest.actualBytes
     }
 
-    /// Generates until the store's total on-disk size reaches `targetBytes`: a first pass sized from a
-    /// calibration of the per-object row cost, then small top-ups (each its own seed) until the target is met.
+    /// Generates until the store's total on-disk size reaches `targetBytes` (`StoreGenerator`'s sized
+    /// generation, the one `lifeboat generate --size` runs).
     static func generate(at database: URL, targetBytes: Int64, blobFraction: Double, blobSize: Int, seed: UInt64,
-                         progress: (String) -> Void) throws -> Manifest {
-        let rowBytes = try calibrateRowBytes()
-        let perObject = rowBytes + blobFraction * Double(blobSize) * 0.97
-        var objects = 0, attachments = 0, pass: UInt64 = 0
-        var size = StoreSize.of(database)
-        while size < targetBytes {
-            let missing = Double(targetBytes - size)
-            let share = pass == 0 ? 0.97 : 1.02
-            let count = max(20, Int((missing * share / perObject).rounded(.up)))
-            progress("generating \(ByteCount.label(targetBytes)) store: pass \(pass + 1), \(count) objects (\(ByteCount.format(size)) so far)")
-            let summary = try StoreGenerator(objects: count, blobFraction: blobFraction, blobSize: blobSize, seed: seed &+ pass * 7919)
-                .generate(at: database)
-            objects += summary.total
-            attachments += summary.attachments
-            pass += 1
-            size = StoreSize.of(database)
+                         progress: @escaping @Sendable (String) -> Void) throws -> Manifest {
+        let generator = StoreGenerator(objects: 0, blobFraction: blobFraction, blobSize: blobSize, seed: seed)
+        let label = ByteCount.label(targetBytes)
+        let made = try generator.generate(at: database, targetBytes: targetBytes) { bytes in
+            progress("generating \(label) store: \(ByteCount.format(bytes)) so far")
         }
-        // Fold the -wal into the database now, so the first backup that checkpoints it does not change the
-        // files the manifest describes (which would make the next run regenerate the store).
-        let connection = try PlainConnection.open(database)
-        try connection.writeWithoutTransaction { _ = try Row.fetchOne($0, sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
-        try connection.close()
-        size = StoreSize.of(database)
         let files = StoreFiles(database)
-        return Manifest(targetBytes: targetBytes, blobFraction: blobFraction, blobSize: blobSize, seed: seed, actualBytes: size,
+        return Manifest(targetBytes: targetBytes, blobFraction: blobFraction, blobSize: blobSize, seed: seed, actualBytes: made.bytes,
                         databaseBytes: StoreFiles.size(database) ?? 0, externalFiles: files.externalFileNames().count,
-                        objects: objects, attachments: attachments)
-    }
-
-    /// Bytes one object without an attachment costs on disk (row, indexes, join rows), measured on a small store.
-    static func calibrateRowBytes() throws -> Double {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lifeboat-calibrate-\(UUID().uuidString.prefix(8))")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let database = folder.appendingPathComponent("Library.sqlite")
-        let count = 4000
-        let empty = try { () throws -> Int64 in
-            try StoreGenerator(objects: 0, blobFraction: 0, seed: 99).generate(at: database)
-            return StoreSize.of(database)
-        }()
-        try StoreGenerator(objects: count, blobFraction: 0, seed: 98).generate(at: database)
-        return max(64, Double(StoreSize.of(database) - empty) / Double(count))
+                        objects: made.summary.total, attachments: made.summary.attachments)
     }
 }

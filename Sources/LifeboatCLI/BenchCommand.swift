@@ -1,6 +1,7 @@
 import ArgumentParser
 import Bench
 import Foundation
+import StoreModel
 import Runner
 
 /// `lifeboat bench`: times and measures the memory of backup strategies on generated stores of given sizes,
@@ -23,11 +24,21 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "A bench.json to compare with; regressions exit 1.") var compare: String?
     @Option(help: "Relative worsening of time or peak memory that counts as a regression.") var threshold: Double = 0.25
     @Option(help: "Where reports go.") var reports: String = "reports"
-    @Option(help: "Cache of generated stores (default: .lifeboat-cache in the repository root).") var cache: String?
+    @Option(help: "Cache of generated stores (default: .lifeboat-cache in the repository root, or in the current folder outside a clone; an empty one is removed at the end).") var cache: String?
     @Flag(help: "Skip measuring `lifeboat check` on each store.") var noCheck = false
     @Option(help: "Measure the strategies on a store of your own (its .sqlite; copied with its -wal and external data, never touched) instead of generated stores; --sizes is ignored.")
     var store: String?
     @Option(help: .hidden) var childExecutable: String?
+
+    static let debugWarning = TerminalStyle.paint("warning: this is a debug build: its times are several times a release build's "
+        + "(migrate's are mostly Swift CPU); for figures to act on, build with `swift build -c release` and run .build/release/lifeboat bench", .yellow)
+
+    /// Removes each folder that exists and holds nothing, in order (a folder emptied by the one before goes too).
+    static func removeIfEmpty(_ folders: [URL]) {
+        for folder in folders where (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.isEmpty == true {
+            try? FileManager.default.removeItem(at: folder)
+        }
+    }
 
     func validate() throws {
         do {
@@ -57,12 +68,29 @@ struct BenchCommand: ParsableCommand {
             plan.measureChecker = !noCheck
             plan.userStore = userStore
             let run = try RunDirectory.create(root: URL(cliPath: reports), prefix: "bench-")
-            let tty = isatty(STDOUT_FILENO) != 0
-            let report = try BenchRunner(plan: plan).run(id: run.id) { line in
-                if tty { print("  \(line)") }
+            if BenchReport.Host.current.buildConfiguration == "debug" { print(Self.debugWarning) }
+            // The work folder (and a default cache that ends up empty, as with --store) goes at the end, so
+            // the user's folder keeps no empty .lifeboat-cache/work.
+            defer { Self.removeIfEmpty([plan.scratch] + (cache == nil ? [cacheRoot] : [])) }
+            let progress = Progress(total: plan.measuredUnits, label: "rounds")
+            progress.tick()
+            var runner = BenchRunner(plan: plan)
+            runner.events = { event in
+                switch event {
+                case .working(let what): progress.activity(what)
+                case .measured(let line): progress.step(line)
+                }
             }
+            let report = try runner.run(id: run.id) { line in
+                // Round lines come through `events`; the rest (stores, comparisons) are notes.
+                if !line.contains(" round ") { progress.note(line) }
+            }
+            progress.finish()
             try BenchReportFiles.write(report, to: run)
             print(BenchTable.text(report))
+            print("")
+            for line in BenchVerdict.lines(report) { print(TerminalStyle.paint(line, .bold)) }
+            if report.host.buildConfiguration == "debug" { print(Self.debugWarning) }
             print("report: \(run.url.path)/bench.{json,md,html} (\(URL(cliPath: reports).path)/latest)")
             if let baseline {
                 let comparison = BaselineComparison(threshold: threshold).compare(report, baseline: baseline)

@@ -8,7 +8,9 @@ struct CheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract: "Verify a store: integrity, bookkeeping, external data, identities; with --against, logical equality.",
-        discussion: "Works on any Core Data SQLite store (it reads the layout, not a model). Exit 0 ok, 1 violation, 2 bad input.")
+        discussion: """
+        Works on any Core Data SQLite store (it reads the layout, not a model). It reads a private copy of the store         (database and -wal, as large as they are) in TMPDIR, so nothing in the store's folder changes; set TMPDIR         to a roomy folder for a large store. Exit 0 ok, 1 violation, 2 bad input.
+        """)
 
     @Argument(help: "The .sqlite file of the store.") var store: String
     @Option(help: "A store this one must equal, object by object and blob by blob.") var against: String?
@@ -16,19 +18,29 @@ struct CheckCommand: ParsableCommand {
 
     func run() throws {
         let report: CheckReport
+        // A large store takes a while (a private copy first, then every check): a progress line says which step.
+        let size = StoreSize.of(URL(cliPath: store)) + (against.map { StoreSize.of(URL(cliPath: $0)) } ?? 0)
+        let progress = size >= Self.largeStore && !json ? Progress(total: nil, label: "checking \(Progress.bytes(Int(size)))") : nil
+        progress?.tick()
+        defer { progress?.finish() }
+        let step: ((String) -> Void)? = progress.map { progress in { progress.activity($0) } }
         do {
             if let against {
-                report = try StoreComparison.compare(URL(cliPath: store), against: URL(cliPath: against))
+                report = try StoreComparison.compare(URL(cliPath: store), against: URL(cliPath: against), progress: step)
             } else {
-                report = try StoreVerifier.verify(URL(cliPath: store))
+                report = try StoreVerifier.verify(URL(cliPath: store), progress: step)
             }
         } catch StoreError.missingStore(let path) {
             throw CLIFailure.badInput("no store at \(path)")
         }
+        progress?.finish()
         if let reason = report.unopenable { throw CLIFailure.badInput(reason) }
         print(json ? Self.json(report) : Self.text(report))
         if report.hasViolations { throw ExitCode(1) }
     }
+
+    /// Stores from this size on (both, with --against) get a progress line.
+    static let largeStore: Int64 = 100_000_000
 
     static func json(_ report: CheckReport) -> String {
         let encoder = JSONEncoder()

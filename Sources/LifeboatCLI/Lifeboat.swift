@@ -1,4 +1,5 @@
 import ArgumentParser
+import Runner
 
 /// The `lifeboat` command tree. Commands stay thin: they parse, call a library, print and pick an exit code.
 ///
@@ -14,5 +15,16 @@ public struct Lifeboat: AsyncParsableCommand {
             BackupCommand.self, RestoreCommand.self, RelocateCommand.self, CloudCommand.self, MirrorCommand.self, WriterCommand.self, ReaderCommand.self, StoreOperationCommand.self, BenchChildCommand.self, CLIReferenceCommand.self,
         ])
 
+    /// `lifeboat --version`: the version suite pages and campaign fingerprints carry. A flag of the root command
+    /// alone (ArgumentParser's `version:` would list it in every subcommand's help too).
+    @Flag(help: "Show the version.") var version = false
+
+    static var versionText: String { "lifeboat \(Campaign.lifeboatVersion)" }
+
     public init() {}
+
+    public func run() async throws {
+        guard version else { throw CleanExit.helpRequest(self) }
+        print(Self.versionText)
+    }
 }

@@ -58,7 +58,7 @@ struct MatrixCommand: ParsableCommand {
         } catch let error as ToolMatrix.MatrixError {
             throw CLIFailure.badInput(error.description)
         } catch RunError.interrupted {
-            throw CLIFailure(code: 130, message: "interrupted; partial runs in \(matrix.url.path)")
+            throw CLIFailure(code: Interruption.exitCode, message: "interrupted; partial runs in \(matrix.url.path)")
         }
         try ToolMatrixReport.write(result, to: matrix)
         try matrix.markLatest()

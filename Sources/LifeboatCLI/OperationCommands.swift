@@ -4,7 +4,9 @@ import Foundation
 import StoreModel
 import Strategies
 
-/// Options shared by the commands that run one strategy by hand.
+/// Options shared by the commands that run one strategy by hand. The runner's own flags (--hold-at-page,
+/// --hold-marker, --gate-fifo, --gate-progress, --json) are accepted but hidden from `--help`: a person never
+/// passes them.
 struct StrategyArguments: ParsableArguments {
     @Option(help: "backup-api: pages per step.") var pagesPerStep: Int32 = 64
     @Option(help: "backup-api: seconds to pause between steps.") var stepDelay: Double?
@@ -21,18 +23,18 @@ struct StrategyArguments: ParsableArguments {
     var keepSourceKeys = false
     @Flag(help: "backup-api, vacuum-into, sqlite3-cli: do not copy the external data folder.") var noExternalData = false
     @Option(help: ArgumentHelp("SQLite-level copies: stop dead after this many pages (the runner's crash point).",
-                                valueName: "N")) var holdAtPage: Int?
-    @Option(help: ArgumentHelp("With --hold-at-page: the file to write \"copied total\" to when holding.", valueName: "path"))
+                                valueName: "N", visibility: .hidden)) var holdAtPage: Int?
+    @Option(help: ArgumentHelp("With --hold-at-page: the file to write \"copied total\" to when holding.", valueName: "path", visibility: .hidden))
     var holdMarker: String?
     @Option(help: ArgumentHelp("SQLite-level copies: take each step only after reading a byte from this FIFO (the turns scheduler).",
-                                valueName: "path")) var gateFIFO: String?
-    @Option(help: ArgumentHelp("With --gate-fifo: the file to append a line to when ready and after each step.", valueName: "path"))
+                                valueName: "path", visibility: .hidden)) var gateFIFO: String?
+    @Option(help: ArgumentHelp("With --gate-fifo: the file to append a line to when ready and after each step.", valueName: "path", visibility: .hidden))
     var gateProgress: String?
     @Option(help: ArgumentHelp("CloudKit moves: the cloud zone's directory (docs/cloudkit.md).", valueName: "dir")) var cloud: String?
-    @Option(help: "CloudKit moves: the NSPersistentCloudKitContainer's name (seed 002's cleanup names files after it).")
+    @Option(help: "CloudKit moves: the NSPersistentCloudKitContainer's name (the App Group move's cleanup names files after it).")
     var cloudkitContainer: String = "iCloud.com.example.Library"
     @Option(help: "CloudKit moves: seconds an operation waits on the mirror's setup before giving up.") var mirrorSetupDeadline: Double = 5
-    @Flag(help: "Print the outcome as one JSON line (with this process's peak RSS), for the scenario runner.") var json = false
+    @Flag(help: ArgumentHelp("Print the outcome as one JSON line (with this process's peak RSS), for the scenario runner.", visibility: .hidden)) var json = false
 
     func validate() throws {
         if let holdAtPage, holdAtPage < 1 { throw ValidationError("--hold-at-page must be at least 1") }

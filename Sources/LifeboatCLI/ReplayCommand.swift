@@ -24,9 +24,15 @@ struct ReplayCommand: ParsableCommand {
     func run() throws {
         let file = URL(cliPath: repro)
         let scenario = try ScenarioCommandSupport.load(file)
-        let settings = ScenarioCommandSupport.settings(reports: reports, scratch: scratch)
+        var settings = ScenarioCommandSupport.settings(reports: reports, scratch: scratch)
         Interruption.install()
-        print("replaying \(scenario.name) (seed \(scenario.seed), scheduler \(scenario.scheduler), expect \(scenario.expect)) \(times) time(s)")
+        print("replaying \(scenario.name) (seed \(scenario.seed), scheduler \(scenario.scheduler), expect \(scenario.expect)) \(times) time(s)"
+              + (times > 1 ? " (--times 1 replays once)" : ""))
+        // One unit per replay; on a terminal the line also shows the run's latest step and the time going by.
+        let progress = Progress(total: times, label: "replays")
+        settings.progress = { line in progress.activity(Self.step(line)) }
+        progress.tick()
+        defer { progress.finish() }
         var seconds: [Double] = []
         var notRun: String?
         let reproduced: Int
@@ -39,18 +45,25 @@ struct ReplayCommand: ParsableCommand {
                 }
                 seconds.append(elapsed)
                 let violated = result.verdicts.filter { $0.status == .violated }.map(\.invariant)
-                print(String(format: "  %d: %@ in %.1f s (violated: %@) — %@/report.html", round,
-                             TerminalStyle.outcome(result.expectationMet ? "reproduced" : "DID NOT REPRODUCE", good: result.expectationMet), elapsed,
-                             violated.isEmpty ? "none" : violated.joined(separator: ", "), directory.url.path))
+                progress.step(String(format: "%d: %@ in %.1f s (violated: %@) — %@/report.html", round,
+                                     TerminalStyle.outcome(result.expectationMet ? "reproduced" : "DID NOT REPRODUCE", good: result.expectationMet), elapsed,
+                                     violated.isEmpty ? "none" : violated.joined(separator: ", "), directory.url.path))
             }.reproduced
         } catch let error as RunError {
             throw CLIFailure.badInput("\(error)")
         }
+        progress.finish()
         // A program that could not start replayed nothing: exit 2 with the reason, never "did not reproduce".
         if let notRun { throw CLIFailure.badInput("not run: \(notRun)") }
-        if Interruption.requested { throw CLIFailure(code: 130, message: "interrupted after \(seconds.count) replay(s)") }
+        if Interruption.requested { throw CLIFailure(code: Interruption.exitCode, message: "interrupted after \(seconds.count) replay(s)") }
         print(String(format: "%d of %d replays reproduced \(scenario.expect); median %.1f s per replay", reproduced, times,
                      seconds.sorted()[seconds.count / 2]))
         if reproduced != times { throw ExitCode(1) }
+    }
+
+    /// A runner line ("   3.456  runner  copying ...") as a progress step: its words after the time and actor.
+    static func step(_ line: String) -> String {
+        let words = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
+        return words.count == 3 ? "\(words[1]): \(words[2].trimmingCharacters(in: .whitespaces))" : line.trimmingCharacters(in: .whitespaces)
     }
 }

@@ -82,8 +82,12 @@ extension RunCommand {
             let pending = pairs.filter { !done.contains($0) }.map {
                 SuiteEntry.absent($0, expectation: campaign.drill(for: $0)?.scenario.expect.description ?? "", status: .notRun, reason: "not reached: the campaign was still running when this summary was written, or was killed")
             }
-            return SuiteSummary(suiteID: folder.id, campaign: info, shard: shardValue?.info, startedAt: startedAt,
-                                seconds: Date().timeIntervalSince(started), fuse: fuse, options: runOptions, entries: entries + pending)
+            var summary = SuiteSummary(suiteID: folder.id, campaign: info, shard: shardValue?.info, startedAt: startedAt,
+                                       seconds: Date().timeIntervalSince(started), fuse: fuse, options: runOptions, entries: entries + pending)
+            // A folder read mid-way (or left by a killed job) and an interrupted campaign are errors in JUnit, not passes.
+            summary.interruption = Interruption.description.map { "the campaign was \($0)" }
+                ?? (pending.isEmpty ? nil : "the campaign was still running when this summary was written, or was killed")
+            return summary
         }
         print("campaign \(info.id.prefix(16)): \(campaign.drills.count) scenario(s) x seeds \(info.seeds) = \(campaign.pairs.count) pair(s)"
               + (shardValue.map { "; shard \($0): \(pairs.count) pair(s)" } ?? "") + " — suite \(folder.url.path)")
@@ -121,7 +125,7 @@ extension RunCommand {
         if let bugCatalog, let catalog { try writeCatalog(bugCatalog, summary: final, folder: folder, to: URL(cliPath: catalog)) }
         print(SuiteTextReport.render(final, folder: folder.url.path), terminator: "")
         print("suite report: \(folder.url.path)/index.html (reports/latest points at it)")
-        if Interruption.requested { throw CLIFailure(code: 130, message: "interrupted; the partial suite: \(folder.url.path)") }
+        if Interruption.requested { throw CLIFailure(code: Interruption.exitCode, message: "interrupted; the partial suite: \(folder.url.path)") }
         if final.outcome.code != 0 { throw ExitCode(final.outcome.code) }
         return true
     }

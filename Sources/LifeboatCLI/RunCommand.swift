@@ -63,6 +63,11 @@ struct RunCommand: ParsableCommand {
             print("== \(scenario.name) (\(file.lastPathComponent), seed \(scenario.seed), expect \(scenario.expect))")
             let (result, directory) = try ScenarioCommandSupport.runOnce(scenario, file: file, settings: settings)
             results.append(result)
+            if Interruption.requested {
+                // The JUnit file still gets written, with the cut-short run as an error, so CI shows it red.
+                if let junit { try Data(JUnitReport.render(results).utf8).write(to: URL(cliPath: junit)) }
+                try ScenarioCommandSupport.stopIfInterrupted(directory)
+            }
             Self.printRun(result, directory: directory)
             if let reason = result.environmentError {
                 environmentErrors.append("\(scenario.name): \(reason)")

@@ -5,7 +5,7 @@ import Scenario
 
 /// What the commands that run scenarios share: reading a scenario file named on the command line (a bad one
 /// is bad input, exit 2 with file:line:column), runner settings from the `--reports`/`--scratch` options, and
-/// one run that turns an interruption into exit 130.
+/// one run, and an interruption turned into exit 130 (SIGINT) or 143 (SIGTERM).
 enum ScenarioCommandSupport {
     static func load(_ file: URL) throws -> Scenario {
         do { return try ScenarioParser.parse(file: file) } catch let error as ScenarioError {
@@ -23,8 +23,11 @@ enum ScenarioCommandSupport {
     static func runOnce(_ scenario: Scenario, file: URL, settings: ScenarioRunner.Settings) throws -> (RunResult, RunDirectory) {
         let runner: ScenarioRunner
         do { runner = try ScenarioRunner(scenario: scenario, file: file.path, settings: settings) } catch { throw CLIFailure.badInput("\(error)") }
-        let (result, directory) = try runner.run()
-        if Interruption.requested { throw CLIFailure(code: 130, message: "interrupted; report of the partial run: \(directory.url.path)") }
-        return (result, directory)
+        return try runner.run()
+    }
+
+    /// After a run's reports (and any `--junit` file) are written: stop with the signal's exit code.
+    static func stopIfInterrupted(_ directory: RunDirectory) throws {
+        if Interruption.requested { throw CLIFailure(code: Interruption.exitCode, message: "interrupted; report of the partial run: \(directory.url.path)") }
     }
 }

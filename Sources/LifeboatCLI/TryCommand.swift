@@ -74,12 +74,18 @@ struct TryCommand: ParsableCommand {
             + " --seeds \(seeds)" + (situations.map { " --situations \($0)" } ?? "")
         print("try \(directory.id): \(recipe.situations.count) situation(s) x \(seedList.count) seed(s)" + (store.map { " on a copy of \($0)" } ?? " on a generated store"))
         let progress = Progress(total: recipe.situations.count * seedList.count, label: "runs")
+        // On a terminal the line also shows the running run's latest step (copying a large --store, the backup)
+        // and the time going by.
+        var settings = ScenarioCommandSupport.settings(reports: reports, scratch: scratch)
+        settings.progress = { line in progress.activity(ReplayCommand.step(line)) }
+        progress.tick()
         let result: ToolMatrix.Result
         do {
-            result = try ToolMatrix.run([recipe], seeds: seedList, matrix: directory, settings: ScenarioCommandSupport.settings(reports: reports, scratch: scratch),
+            result = try ToolMatrix.run([recipe], seeds: seedList, matrix: directory, settings: settings,
                                         command: command, directory: tools.path, notExercised: notExercised) { line in progress.step(line) }
         } catch RunError.interrupted {
-            throw CLIFailure(code: 130, message: "interrupted; partial runs in \(directory.url.path)")
+            progress.finish()
+            throw CLIFailure(code: Interruption.exitCode, message: "interrupted; partial runs in \(directory.url.path)")
         }
         progress.finish()
         try ToolMatrixReport.write(result, to: directory)

@@ -81,7 +81,7 @@ struct WalkCommand: ParsableCommand {
         do { state = try walk.run() } catch let error as FaultWalk.WalkError { throw CLIFailure.badInput(error.description) }
         print(FaultWalkReport.headline(state).replacingOccurrences(of: "`", with: ""))
         print("walk: \(walkDirectory.path)/walk.md")
-        if Interruption.requested { throw CLIFailure(code: 130, message: "interrupted; rerun with --directory \(walkDirectory.path) to continue") }
+        if Interruption.requested { throw CLIFailure(code: Interruption.exitCode, message: "interrupted; rerun with --directory \(walkDirectory.path) to continue") }
         if let first = state.firstFailing {
             print("first failing N=\(first.n): \(first.violated.joined(separator: ", ")); replay: lifeboat replay \(first.repro ?? "?")")
             throw ExitCode(1)

@@ -5,10 +5,12 @@ import Foundation
 ///
 /// For a scenario that expects a violation, the expected invariant's case passes when it is violated (the drill
 /// still demonstrates its pitfall) and fails when it held; the other invariants are reported but do not fail.
+/// A run cut short by SIGINT/SIGTERM adds a `run` case with an `<error>`: its invariants were not judged, and
+/// CI must not show it as a pass.
 public enum JUnitReport {
     public static func render(_ results: [RunResult]) -> String {
         var suites: [String] = []
-        var total = 0, failures = 0
+        var total = 0, failures = 0, errors = 0
         for result in results {
             var cases: [String] = []
             var suiteFailures = 0
@@ -25,11 +27,24 @@ public enum JUnitReport {
                 body += "<system-out>\(xml(verdict.summary + (verdict.evidence.isEmpty ? "" : "\n" + verdict.evidence.joined(separator: "\n"))))</system-out>"
                 cases.append("    <testcase classname=\"lifeboat.\(xml(result.scenario))\" name=\"\(xml(verdict.invariant))\" time=\"0\">\(body)</testcase>")
             }
-            total += result.verdicts.count
+            var suiteErrors = 0
+            if let interruption = result.interruption {
+                suiteErrors = 1
+                let detail = ([interruption + " before its invariants could be judged"] + result.errors).joined(separator: "\n")
+                cases.append("    <testcase classname=\"lifeboat.\(xml(result.scenario))\" name=\"run\" time=\"\(String(format: "%.3f", result.seconds))\"><error message=\"\(xml(interruption))\">\(xml(detail))</error></testcase>")
+            }
+            total += cases.count
             failures += suiteFailures
-            suites.append("  <testsuite name=\"\(xml(result.scenario))\" tests=\"\(result.verdicts.count)\" failures=\"\(suiteFailures)\" time=\"\(String(format: "%.3f", result.seconds))\" timestamp=\"\(xml(result.startedAt))\">\n\(cases.joined(separator: "\n"))\n  </testsuite>")
+            errors += suiteErrors
+            suites.append("  <testsuite name=\"\(xml(result.scenario))\" tests=\"\(cases.count)\" failures=\"\(suiteFailures)\" errors=\"\(suiteErrors)\" time=\"\(String(format: "%.3f", result.seconds))\" timestamp=\"\(xml(result.startedAt))\">\n\(cases.joined(separator: "\n"))\n  </testsuite>")
         }
-        return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"lifeboat\" tests=\"\(total)\" failures=\"\(failures)\">\n\(suites.joined(separator: "\n"))\n</testsuites>\n"
+        return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"lifeboat\" tests=\"\(total)\" failures=\"\(failures)\" errors=\"\(errors)\">\n\(suites.joined(separator: "\n"))\n</testsuites>\n"
+    }
+
+    /// The one-case suite a campaign cut short adds to its JUnit file.
+    static func interruptedSuite(_ interruption: String, timestamp: String) -> String {
+        "  <testsuite name=\"campaign\" tests=\"1\" failures=\"0\" errors=\"1\" time=\"0\" timestamp=\"\(xml(timestamp))\">\n"
+            + "    <testcase classname=\"lifeboat.campaign\" name=\"complete\" time=\"0\"><error message=\"\(xml(interruption))\"/></testcase>\n  </testsuite>"
     }
 
     static func failureMessage(_ verdict: Verdict, expectation: String) -> String? {

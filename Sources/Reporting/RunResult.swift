@@ -33,6 +33,9 @@ public struct RunResult: Sendable, Codable {
     /// Set when a program of the run could not start (not installed, misspelled, not executable): nothing was
     /// judged, every verdict is not-applicable, and commands count the run as "not run" (exit 2 alone).
     public var environmentError: String?
+    /// Set when SIGINT/SIGTERM cut the run short ("interrupted by SIGTERM"): its verdicts say nothing, and JUnit
+    /// reports the run as an error so CI does not show it green.
+    public var interruption: String?
 
     public init(runID: String, scenario: String, scenarioFile: String, description: String, seed: UInt64, expectation: String,
                 expectationMet: Bool, startedAt: String, seconds: Double, verdicts: [Verdict], events: [TimelineEvent],
@@ -70,6 +73,7 @@ extension RunResult {
                                writers: record.writers, operations: record.operations, faults: record.faults, metrics: record.metrics,
                                errors: judgement.errors, coverage: record.coverage)
         result.environmentError = record.environmentError
+        result.interruption = record.interruption
         return result
     }
 }

@@ -3,7 +3,8 @@ import Foundation
 
 /// The suite's one `junit.xml`: a test suite per scenario, a test case per seed x invariant (named
 /// `invariant [seed N]`, failing as the run's own `junit.xml` would), and one skipped case per pair that was
-/// skipped or not run, with the reason, so CI shows an incomplete campaign as skipped tests, not as a pass.
+/// skipped or not run, with the reason, so CI shows an incomplete campaign as skipped tests, not as a pass. A
+/// campaign that did not run to its end (interrupted, killed) adds one `<error>` case, so CI shows it red.
 public enum SuiteJUnitReport {
     public static func render(_ summary: SuiteSummary) -> String {
         var suites: [String] = []
@@ -50,6 +51,12 @@ public enum SuiteJUnitReport {
             skipped += suiteSkipped
             suites.append("  <testsuite name=\"\(JUnitReport.xml(tally.scenario))\" tests=\"\(cases.count)\" failures=\"\(suiteFailures)\" skipped=\"\(suiteSkipped)\" time=\"\(String(format: "%.3f", seconds))\" timestamp=\"\(JUnitReport.xml(summary.startedAt))\">\n\(cases.joined(separator: "\n"))\n  </testsuite>")
         }
-        return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"lifeboat suite \(JUnitReport.xml(summary.suiteID))\" tests=\"\(total)\" failures=\"\(failures)\" skipped=\"\(skipped)\" time=\"\(String(format: "%.3f", summary.seconds))\">\n\(suites.joined(separator: "\n"))\n</testsuites>\n"
+        var errors = 0
+        if let interruption = summary.interruption {
+            errors = 1
+            total += 1
+            suites.append(JUnitReport.interruptedSuite(interruption, timestamp: summary.startedAt))
+        }
+        return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"lifeboat suite \(JUnitReport.xml(summary.suiteID))\" tests=\"\(total)\" failures=\"\(failures)\" errors=\"\(errors)\" skipped=\"\(skipped)\" time=\"\(String(format: "%.3f", summary.seconds))\">\n\(suites.joined(separator: "\n"))\n</testsuites>\n"
     }
 }

@@ -80,6 +80,8 @@ extension SuiteSummary {
             fuse: unavailable ?? first.summary.fuse, options: first.summary.options,
             entries: campaign.pairs.compactMap { byPair[$0] })
         merged.mergedFrom = parts.map(\.summary.suiteID)
+        // A shard cut short makes the whole campaign cut short.
+        merged.interruption = parts.compactMap { part in part.summary.interruption.map { "\(part.label): \($0)" } }.first
         return merged.withTallies()
     }
 }

@@ -20,6 +20,9 @@ public struct SuiteSummary: Sendable, Codable, Equatable {
     public var fuse: FuseInfo
     public var options: Options
     public var entries: [SuiteEntry]
+    /// Set when the campaign did not run to its end: stopped by SIGINT/SIGTERM, or (in a summary written while
+    /// it ran) still running or killed. CI must not read such a suite as a pass: JUnit marks it as an error.
+    public var interruption: String?
     /// Derived from `entries` when written (for readers of the JSON; the renderers recompute them).
     public var scenarios: [ScenarioTally] = []
     public var invariants: [InvariantTally] = []

@@ -140,6 +140,7 @@ public final class ScenarioRunner {
         coverage = try? (volume as? FaultFSVolume)?.runCoverage()
         children.killAll()
         completeRecord(history: history, live: live, runID: runDirectory.id, startedAt: startedAt)
+        record.interruption = Interruption.description
         let result = RunResult.judged(record)
         try RunReports.write(result, record: record, scenario: scenario, log: log, to: runDirectory)
         copySidecarLogs(to: runDirectory)

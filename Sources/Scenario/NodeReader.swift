@@ -9,6 +9,8 @@ struct NodeReader {
     let pairs: [(key: String, keyMark: Mark?, value: Node)]
     let mark: Mark?
     private(set) var used: Set<String> = []
+    /// Every key the parser looked for, present or not: the keys this mapping knows, for "did you mean".
+    private(set) var asked: Set<String> = []
 
     init(_ node: Node, file: String, context: String) throws {
         self.file = file
@@ -41,6 +43,7 @@ struct NodeReader {
     }
 
     mutating func node(_ key: String) -> Node? {
+        asked.insert(key)
         guard let pair = pairs.first(where: { $0.key == key }) else { return nil }
         used.insert(key)
         if case .scalar(let scalar) = pair.value, scalar.string == "~" || scalar.string == "null" { return nil }
@@ -116,14 +119,23 @@ struct NodeReader {
         return Array(sequence)
     }
 
-    /// Fails on the first key that was never read: a typo, or a setting that does not exist.
+    /// Reports every key that was never read (a typo, or a setting that does not exist), each at its place with
+    /// the closest known key: into the parse's gathered list when there is one, else thrown together.
     func finish() throws {
-        for pair in pairs where !used.contains(pair.key) {
-            let allowedKeys = Self.allowed[context.components(separatedBy: ".").last.map { $0.components(separatedBy: "[")[0] } ?? ""] ?? []
-            let hint = allowedKeys.isEmpty ? "" : "; expected one of: \(allowedKeys.joined(separator: ", "))"
-            throw ScenarioError(file: file, line: pair.keyMark?.line ?? 1, column: pair.keyMark?.column ?? 1,
-                                message: "unknown key '\(pair.key)' in \(context)\(hint)")
+        let allowedKeys = Self.allowed[context.components(separatedBy: ".").last.map { $0.components(separatedBy: "[")[0] } ?? ""] ?? []
+        let hint = allowedKeys.isEmpty ? "" : "; expected one of: \(allowedKeys.joined(separator: ", "))"
+        let unknown = pairs.filter { !used.contains($0.key) }.map { pair in
+            let suggestion = KeySuggestion.closest(to: pair.key, among: asked.union(allowedKeys)).map { "; did you mean '\($0)'?" } ?? ""
+            return ScenarioError(file: file, line: pair.keyMark?.line ?? 1, column: pair.keyMark?.column ?? 1,
+                                 message: "unknown key '\(pair.key)' in \(context)\(hint)\(suggestion)")
         }
+        guard var first = unknown.first else { return }
+        if let gathered = UnknownKeys.current {
+            gathered.add(unknown)
+            return
+        }
+        first.others = Array(unknown.dropFirst())
+        throw first
     }
 
     /// Keys each mapping accepts, for the hint on an unknown key.

@@ -18,7 +18,7 @@ public enum ScenarioParser {
     /// Parses the file at `url`, following `extends:` (relative to the file), and checks the whole scenario.
     public static func parse(file url: URL) throws -> Scenario {
         var visiting: [String] = []
-        let scenario = try load(url, visiting: &visiting)
+        let scenario = try UnknownKeys.gathering { try load(url, visiting: &visiting) }
         guard !scenario.name.isEmpty else {
             throw ScenarioError(file: url.path, line: 1, column: 1, message: "the scenario has no name (add `name: ...`)")
         }
@@ -29,13 +29,17 @@ public enum ScenarioParser {
     /// does, naming the scenario `name` when the file names none.
     public static func parse(file url: URL, defaultName name: String) throws -> Scenario {
         var visiting: [String] = []
-        var scenario = try load(url, visiting: &visiting)
+        var scenario = try UnknownKeys.gathering { try load(url, visiting: &visiting) }
         if scenario.name.isEmpty { scenario.name = name }
         return scenario
     }
 
     /// Parses scenario text (for tests and for `repro.yaml` round trips).
     public static func parse(yaml: String, file: String = "<scenario>", base: Scenario? = nil) throws -> Scenario {
+        try UnknownKeys.gathering { try parseGathered(yaml: yaml, file: file, base: base) }
+    }
+
+    static func parseGathered(yaml: String, file: String, base: Scenario?) throws -> Scenario {
         let root = try compose(yaml, file: file)
         var reader = try NodeReader(root, file: file, context: "scenario")
         if let extends = try reader.string("extends") {

@@ -23,6 +23,9 @@ public struct Finding: Sendable, Hashable, Codable, CustomStringConvertible {
         case renumberedObjects = "renumbered-objects"
         /// A warning: the stores' persistent-history rows differ in number.
         case history
+        /// A warning: the store holds no objects at all (the commonest backup mistake: a WAL store copied
+        /// without its -wal, whose commits were all still in it).
+        case emptyStore = "empty-store"
         /// CloudKit mirroring (`ANSCK*`): record metadata for a missing object (a violation); objects with no
         /// record metadata, or waiting to upload (warnings: the next sync exports them).
         case cloudKitMirroring = "cloudkit-mirroring"

@@ -12,12 +12,14 @@ import StoreModel
 /// SHA-256 of its bytes wherever they live (inline or in `_EXTERNAL_DATA`). Both stores are read as two sorted
 /// streams and merged, so memory stays flat.
 public enum StoreComparison {
-    public static func compare(_ url: URL, against expectedURL: URL, limitPerKind: Int = CheckLimits.perKind) throws -> CheckReport {
-        var report = try StoreVerifier.verify(url, limitPerKind: limitPerKind)
+    public static func compare(_ url: URL, against expectedURL: URL, limitPerKind: Int = CheckLimits.perKind,
+                               progress: ((String) -> Void)? = nil) throws -> CheckReport {
+        var report = try StoreVerifier.verify(url, limitPerKind: limitPerKind, progress: progress)
         report.against = expectedURL.path
         let started = Date()
         let actual: InspectedStore, expected: InspectedStore
         do {
+            progress?("reading private copies of both stores")
             actual = try InspectedStore.open(url)
             expected = try InspectedStore.open(expectedURL)
         } catch StoreError.missingStore(let path) {
@@ -36,17 +38,21 @@ public enum StoreComparison {
             try actual.queue.read { actualDB in
                 try expected.queue.read { expectedDB in
                     let sides = Sides(actual: (actual, actualDB), expected: (expected, expectedDB))
+                    progress?("comparing object by object")
                     try compareMetadata(sides, &report)
                     // By identity (or Z_PK) first: streaming, and exact about which object changed how.
                     var keyed = CheckReport(store: report.store, limitPerKind: limitPerKind)
-                    try compareObjects(sides, &keyed)
+                    var tally = KeyedTally()
+                    try compareObjects(sides, &keyed, tally: &tally)
                     try compareLinks(sides, &keyed)
-                    let byKey: Set<Finding.Kind> = [.extraObject, .missingObject, .changedObject, .extraLink, .missingLink]
                     let withoutIdentity = actual.model == nil || expected.model == nil
-                    if withoutIdentity, byKey.contains(where: { keyed.count($0) > 0 }) {
+                    if withoutIdentity, KeyedTally.byKey.contains(where: { keyed.count($0) > 0 }) {
                         // No identity attribute: keys may differ for the same objects (a migrate renumbers them).
-                        for finding in keyed.findings where !byKey.contains(finding.kind) { report.add(finding) }
-                        try ContentComparison.compare(sides, &report)
+                        // Content decides, entity by entity, between renumbered and really different.
+                        progress?("comparing by content (no identity attribute)")
+                        var content = CheckReport(store: report.store)
+                        try ContentComparison.compare(sides, &content)
+                        KeyedTally.reconcile(keyed: keyed, tally: tally, content: content, into: &report)
                     } else {
                         for finding in keyed.findings { report.add(finding) }
                         for (kind, count) in keyed.suppressed {
@@ -83,6 +89,11 @@ public enum StoreComparison {
     }
 
     static func compareObjects(_ sides: Sides, _ report: inout CheckReport) throws {
+        var tally = KeyedTally()
+        try compareObjects(sides, &report, tally: &tally)
+    }
+
+    static func compareObjects(_ sides: Sides, _ report: inout CheckReport, tally: inout KeyedTally) throws {
         // Persistent history is Core Data's record of saves, not the app's objects: a copy made by migrate has
         // its own (or none), so it is compared by count only, as a warning.
         let history = Set((sides.actual.store.entities + sides.expected.store.entities).filter(\.isFramework).map(\.name))
@@ -117,14 +128,21 @@ public enum StoreComparison {
             while a != nil || b != nil {
                 if let x = a, b == nil || x.key < b!.key {
                     report.add(Finding(.violation, .extraObject, entity: name, object: x.label, "not in the expected store"))
+                    tally.differing[name, default: 0] += 1
                     a = try left.next()
                 } else if let y = b, a == nil || y.key < a!.key {
                     report.add(Finding(.violation, .missingObject, entity: name, object: y.label, "in the expected store but missing here"))
+                    tally.differing[name, default: 0] += 1
                     b = try right.next()
                 } else if let x = a, let y = b {
                     let differing = Set(x.values.keys).union(y.values.keys).sorted().filter { x.values[$0] != y.values[$0] }
-                    if !differing.isEmpty {
-                        let detail = differing.prefix(4).map { "\($0): \(x.values[$0] ?? "absent") vs expected \(y.values[$0] ?? "absent")" }
+                    if differing.isEmpty {
+                        tally.equal[name, default: 0] += 1
+                    } else {
+                        tally.differing[name, default: 0] += 1
+                        // Every attribute that differs, with both values ("->ZBOT" is a to-one, by its target's key).
+                        let detail = differing.prefix(8).map { "\($0) \(x.values[$0] ?? "absent") vs expected \(y.values[$0] ?? "absent")" }
+                            + (differing.count > 8 ? ["and \(differing.count - 8) more attribute(s)"] : [])
                         report.add(Finding(.violation, .changedObject, entity: name, object: x.label, detail.joined(separator: "; ")))
                     }
                     a = try left.next()
@@ -188,7 +206,7 @@ public enum StoreComparison {
             for column in row.columnNames where !skipped.contains(column) && column != identity {
                 values[column] = Digest.describe(row[column], store: store)
             }
-            return ComparedRow(key: Digest.sortKey(id), label: IdentityText.describe(id), values: values)
+            return ComparedRow(key: Digest.sortKey(id), label: (identity == "Z_PK" ? "Z_PK " : "") + IdentityText.describe(id), values: values)
         }
     }
 

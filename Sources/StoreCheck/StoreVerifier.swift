@@ -7,11 +7,15 @@ import StoreModel
 public enum StoreVerifier {
     /// Verifies one store. Throws only when the path holds nothing (bad input); a store that cannot be opened is
     /// reported with `unopenable` set (the CLI's exit 2) and everything wrong inside a store is a finding.
-    public static func verify(_ url: URL, limitPerKind: Int = CheckLimits.perKind) throws -> CheckReport {
+    ///
+    /// `progress` hears each step as it starts ("copying the store", "integrity", ...), for a progress line on
+    /// a large store.
+    public static func verify(_ url: URL, limitPerKind: Int = CheckLimits.perKind, progress: ((String) -> Void)? = nil) throws -> CheckReport {
         let started = Date()
         var report = CheckReport(store: url.path, limitPerKind: limitPerKind)
         let store: InspectedStore
         do {
+            progress?("reading a private copy of the store")
             store = try InspectedStore.open(url)
         } catch StoreError.missingStore(let path) {
             throw StoreError.missingStore(path)
@@ -27,14 +31,20 @@ public enum StoreVerifier {
         defer { try? store.queue.close() }
         do {
             try store.queue.read { db in
+                progress?("integrity")
                 try checkIntegrity(db, &report)
                 checkMetadata(store, &report)
+                progress?("bookkeeping")
                 try checkBookkeeping(db, store, &report)
+                progress?("external data")
                 try checkExternalData(db, store, &report)
+                progress?("relationships")
                 try checkRelationships(db, store, &report)
+                progress?("identities")
                 try checkIdentities(db, store, &report)
                 try checkMirroring(db, store, &report)
             }
+            noteEmptyStore(&report)
         } catch {
             report.add(Finding(.violation, .unreadable, "reading the store failed: \(error)"))
         }
@@ -107,6 +117,13 @@ public enum StoreVerifier {
                 report.objectCounts[entity.name] = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table.q) WHERE Z_ENT = ?", arguments: [entity.number]) ?? 0
             }
         }
+    }
+
+    /// A store with entities and not one object passes every check, yet is seldom what a user meant to keep.
+    static func noteEmptyStore(_ report: inout CheckReport) {
+        guard !report.objectCounts.isEmpty, report.objectCounts.values.allSatisfy({ $0 == 0 }) else { return }
+        report.add(Finding(.warning, .emptyStore, "the store holds no objects at all (\(report.objectCounts.count) entities, every one empty): "
+                           + "if it is a backup or a copy, check that its -wal was copied with it (a WAL store keeps its latest commits there)"))
     }
 
     static func checkExternalData(_ db: Database, _ store: InspectedStore, _ report: inout CheckReport) throws {

@@ -21,6 +21,11 @@ public struct StoreGenerator: Sendable {
     /// Bytes of free pages added to the file before any object is saved (`FreePages`): the objects then sit at
     /// the end of a file this much larger, past SQLite's lock-byte page once it passes 1 GiB.
     public var freeSpace = 0
+    /// Whether each external attachment file is fsynced as it is written; a sized generation makes them all
+    /// durable at once at its end instead (`generate(at:targetBytes:)`).
+    var syncEachAttachment = true
+    /// Called after each saved batch of notes with (notes saved, notes in all), for a progress line.
+    public var progress: (@Sendable (_ done: Int, _ total: Int) -> Void)?
 
     public init(objects: Int, blobFraction: Double = 0.1, blobSize: Int = 128 * 1024, seed: UInt64 = 1) {
         self.objects = objects
@@ -42,7 +47,7 @@ public struct StoreGenerator: Sendable {
         // The generated store stands for an app's past: its attachment files have long been written back by the
         // OS, so they are made durable here (Core Data itself does not fsync them; docs/fidelity.md).
         var options = options
-        options.syncExternalFiles = true
+        options.syncExternalFiles = syncEachAttachment
         var store = try coordinator.addStore(at: url, options: options)
         if freeSpace > 0 {
             // Closing the only connection checkpoints the schema into the main file and removes the -wal.
@@ -91,6 +96,7 @@ public struct StoreGenerator: Sendable {
             }
             try store.save { context in for note in notes { try context.insert(note) } }
             remaining -= batch
+            progress?(summary.notes - remaining, summary.notes)
         }
         return summary
     }

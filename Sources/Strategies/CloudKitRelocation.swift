@@ -73,8 +73,8 @@ public struct RelocateAppGroup: RelocationStrategy {
     public var name: String { cloudKitDuringMove ? "relocate-app-group-cloudkit-on" : "relocate-app-group" }
     public var summary: String {
         cloudKitDuringMove
-            ? "seed 002's App Group move with CloudKit left on: the load waits on the mirror's setup (blocks when signed out)"
-            : "seed 002's App Group move: CloudKit off, replace, destroy, remove <container>.sqlite-wal/-shm, reload with CloudKit"
+            ? "move a CloudKit store into an App Group with CloudKit left on: the load waits on the mirror's setup (blocks when signed out)"
+            : "move a CloudKit store into an App Group: CloudKit off, replace, destroy, remove <container>.sqlite-wal/-shm, reload with CloudKit"
     }
 
     public func relocate(from old: URL, to new: URL, model: ManagedObjectModel, options: StrategyOptions) throws -> StrategyOutcome {

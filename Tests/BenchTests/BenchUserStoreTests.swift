@@ -19,6 +19,10 @@ import Testing
         #expect(Set(report.results.map(\.strategy)) == ["migrate", "replace", "check"])
         #expect(report.stores.first?.objects == 168)
         #expect(FolderDigest.of(store.deletingLastPathComponent()) == before)
+        // Nothing cached for a --store run: no empty work folder is left behind (user trial F15).
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("cache/work").path))
+        #expect(report.configuration.userStore == store.path)
+        #expect(report.results.filter { $0.strategy != "check" }.allSatisfy { $0.sourceCheck != nil })
         #expect(await LifeboatMain.run(["bench", "--store", scratch.path("none.sqlite").path, "--rounds", "1",
                                         "--cache", scratch.path("cache").path, "--reports", scratch.path("reports").path,
                                         "--child-executable", lifeboat]) == 2)

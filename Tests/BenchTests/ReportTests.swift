@@ -1,5 +1,6 @@
 import Bench
 import Foundation
+import FoundationXML
 import LifeboatCLI
 import LifeboatTestSupport
 import Testing
@@ -29,6 +30,15 @@ import Testing
         #expect(report.results.first { $0.strategy == "replace" }?.details["usedClone"] != nil)
         #expect(report.results.first { $0.strategy == "migrate" }.flatMap { Int($0.details["objects"] ?? "") } ?? 0 > 0)
         #expect(report.growth.map(\.subject) == ["migrate", "replace", "check"])
+        // Each strategy's output was compared with its store, and its memory sampled while it ran.
+        for result in report.results where result.strategy != "check" {
+            #expect(result.sourceCheck?.equal == true, "\(result.strategy): \(result.sourceCheck?.summary ?? "not checked")")
+            #expect(result.rounds.allSatisfy { !($0.memorySamples ?? []).isEmpty }, "\(result.strategy) has no memory samples")
+            let samples = result.rounds[0].memorySamples ?? []
+            #expect(samples.map(\.t) == samples.map(\.t).sorted() && samples.allSatisfy { $0.rssBytes > 0 })
+        }
+        #expect(BenchVerdict.lines(report).count == 2)
+        #expect(BenchVerdict.lines(report).allSatisfy { $0.contains("faster") && $0.hasSuffix("every output equals the store") })
 
         let decoded = try BenchReport.decode(try report.encoded())
         #expect(decoded == report)
@@ -51,12 +61,50 @@ import Testing
         for forbidden in ["http://", "https://", "<script", "src=", "href=", "@import", "url("] {
             #expect(!page.contains(forbidden), "bench.html contains \(forbidden)")
         }
-        #expect(page.components(separatedBy: "<svg").count - 1 == 2)
-        #expect(page.components(separatedBy: "</svg>").count - 1 == 2)
-        for label in ["Peak memory (RSS) vs store size", "Time vs store size", "store size", "peak RSS", "wall time"] {
+        // Bars for time and memory, and with several sizes the two log-log charts (no samples: no memory curve).
+        #expect(page.components(separatedBy: "<svg").count - 1 == 4)
+        #expect(page.components(separatedBy: "</svg>").count - 1 == 4)
+        for label in ["Wall time (median)", "Peak memory (median RSS)", "Peak memory (RSS) vs store size", "Time vs store size", "store size", "peak RSS", "wall time"] {
             #expect(page.contains(label))
         }
         for strategy in ["migrate", "replace", "check"] { #expect(page.contains(">\(strategy)</text>")) }
+        #expect(page.contains("verdict (1GB): replace is"))
+        try Self.everySVGParses(page)
+    }
+
+    /// Each SVG is well-formed XML (the legend's dash pattern once lost its closing quote and swallowed a label).
+    static func everySVGParses(_ page: String) throws {
+        var rest = page[...]
+        while let start = rest.range(of: "<svg"), let end = rest.range(of: "</svg>", range: start.upperBound..<rest.endIndex) {
+            let svg = String(rest[start.lowerBound..<end.upperBound])
+            #expect(throws: Never.self, "\(svg.prefix(120))") { _ = try XMLDocument(xmlString: svg) }
+            rest = rest[end.upperBound...]
+        }
+    }
+
+    /// A --store run: one size, so bars instead of one-point lines, the store described as it is, and each
+    /// strategy's memory over time.
+    @Test func aSingleStoreGetsBarsAMemoryCurveAndItsOwnDescription() throws {
+        var report = Synthetic.report()
+        report.configuration.sizes = [1_000_000_000]
+        report.configuration.userStore = "/home/me/Big.sqlite"
+        report.results = report.results.filter { $0.targetBytes == 1_000_000_000 }
+        report.results[0].rounds[0].memorySamples = (0..<50).map { MemorySample(t: Double($0) * 0.9, rssBytes: 30_000_000 + Int64($0) * 20_000_000) }
+        report.results[1].rounds[0].memorySamples = (0..<5).map { MemorySample(t: Double($0) * 0.6, rssBytes: 32_000_000) }
+        report.results[0].sourceCheck = SourceCheck(equal: true, summary: "equal", seconds: 1)
+        report.results[1].sourceCheck = SourceCheck(equal: false, summary: "DIFFERS: 1 missing-object", seconds: 1)
+        report.stores = [.init(targetBytes: 1_000_000_000, actualBytes: 1_010_000_000, databaseBytes: 1_000_000_000, objects: 52_000, attachments: 0)]
+        let page = BenchHTML.page(report)
+        #expect(page.components(separatedBy: "<svg").count - 1 == 3)
+        #expect(page.contains("Memory over time") && !page.contains("vs store size"))
+        #expect(page.contains("a copy of /home/me/Big.sqlite") && !page.contains("Blob fraction"))
+        try Self.everySVGParses(page)
+        let markdown = BenchTable.markdown(report)
+        #expect(markdown.contains("your store /home/me/Big.sqlite") && markdown.contains("one store size, so no fit"))
+        #expect(!markdown.contains("        "), "no runs of spaces inside sentences")
+        let verdict = try #require(BenchVerdict.lines(report).first)
+        #expect(verdict == "verdict (your store): replace is 4.0x faster and 32x less peak memory than migrate; the output of replace DIFFERS from the store", "\(verdict)")
+        #expect(BenchTable.text(report).contains("output vs store"))
     }
 
     @Test func theGrowthFitTellsFlatFromLinear() {

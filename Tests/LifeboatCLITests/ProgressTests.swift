@@ -18,6 +18,17 @@ import Testing
         open.step()
         #expect(open.status(now: open.started.addingTimeInterval(5)) == "[1 Ns] · 0:05 elapsed")
     }
+
+    /// Work measured in bytes (generate --size): counts read as sizes, and the line fits the terminal.
+    @Test func bytesReadAsSizesAndLinesFitTheTerminal() {
+        let progress = Progress(total: 1_000_000_000, label: "written", unit: .bytes, live: false)
+        progress.set(done: 412_000_000)
+        let status = progress.status(now: progress.started.addingTimeInterval(10))
+        #expect(status.hasPrefix("[412 MB/1.0 GB written] 41% · 0:10 elapsed · about 0:14 left"), "\(status)")
+        #expect(Progress.bytes(999) == "999 B" && Progress.bytes(1_500_000) == "1.5 MB" && Progress.bytes(64_000_000_000) == "64 GB")
+        #expect(Progress.fit(String(repeating: "x", count: 200), columns: 80).count == 80)
+        #expect(Progress.fit("short", columns: 80) == "short")
+    }
 }
 
 /// docs/cli.md is the commands' own help: regenerate it with scripts/gen-cli-doc.sh when a command changes.

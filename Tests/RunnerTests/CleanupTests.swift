@@ -69,4 +69,17 @@ import Testing
         let left = try FileManager.default.contentsOfDirectory(atPath: root.path).filter { !$0.hasSuffix(".pids") }
         #expect(left.isEmpty, "\(left)")
     }
+
+    @Test func SIGTERMStopsTheRunAndExits143() throws {
+        let scratch = try Scratch("cleanup-term")
+        let root = scratch.path("scratch")
+        let process = try Self.runAndStop(scratch: scratch, root: root, with: SIGTERM)
+        #expect(process.terminationStatus == 143, "a run stopped by SIGTERM exits 128 + 15, as a shell reports it")
+        #expect(Self.mounts(under: root) == 0)
+        let alive = try Self.processes(under: root)
+        #expect(alive.isEmpty, "processes of the terminated run still alive: \(alive)")
+        // The cut-short run's JUnit is an error, so CI shows it red.
+        let junit = try String(contentsOf: scratch.path("reports").appendingPathComponent("latest/junit.xml"), encoding: .utf8)
+        #expect(junit.contains("<error message=\"interrupted by SIGTERM\""), "\(junit)")
+    }
 }

@@ -54,6 +54,8 @@ public struct RunRecord: Sendable, Codable {
     public var errors: [String] = []
     /// A program of the run could not start: nothing is judged (`Judge`), the run is "not run".
     public var environmentError: String?
+    /// The run was cut short by SIGINT or SIGTERM (`Interruption.description`): its JUnit marks it an error.
+    public var interruption: String?
 
     public init(plan: JudgingPlan) {
         self.plan = plan
