@@ -28,7 +28,7 @@ struct FaultFSCommand: ParsableCommand {
         MOUNT OPTIONS:
           --control SOCKET  --log FILE  --log-data  --seed N  --max-threads N
           --exit-with-parent  --memory-budget BYTES[K|M|G]  --spill-dir DIR
-          --mmap  --host-sync on|off   (docs/faultfs.md)
+          --mmap  --host-sync on|off  --high-level   (docs/faultfs.md)
         """
 
     /// FaultFS's own usage, which `commands` restates (a test keeps the two in step).
