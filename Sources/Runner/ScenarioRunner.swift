@@ -73,6 +73,8 @@ public final class ScenarioRunner {
     let sidecarState = SidecarState()
     /// Where the CloudKit steps left the live store and the zone (Events/CloudStepEvent.swift).
     let cloudState = CloudRunState()
+    /// Where the live store is now: moved by `relocate` steps (ScenarioRunner+Relocation.swift).
+    let liveLocation = LiveLocation()
     /// Fault rules armed for one child or while one sidecar runs (ScenarioRunner+ScopedFaults.swift).
     let scopedFaults = ScopedFaults()
     /// The planned events and when each comes due (Timeline.swift); the schedulers dispatch what it says is due.
@@ -144,7 +146,7 @@ public final class ScenarioRunner {
         stopSidecars()
         coverage = try? (volume as? FaultFSVolume)?.runCoverage()
         children.killAll()
-        let result = finish(history: history, live: live, runID: runDirectory.id, startedAt: startedAt)
+        let result = finish(history: history, live: currentLive(live), runID: runDirectory.id, startedAt: startedAt)
         try RunReports.write(result, scenario: scenario, log: log, to: runDirectory)
         copySidecarLogs(to: runDirectory)
         try runDirectory.markLatest()
@@ -199,7 +201,7 @@ public final class ScenarioRunner {
         var exited = Set<Int>()
         var lastProgress = (t: now(), commits: 0)
         while !crashed {
-            if try crashIfFrozen(children: children, volume: volume, live: live) {
+            if try crashIfFrozen(children: children, volume: volume, live: currentLive(live)) {
                 crashed = true
                 break
             }

@@ -53,6 +53,10 @@ public struct Scenario: Sendable, Equatable, Codable {
         /// `stop` (default): a restore quits the readers first, as an app closes its stack; `keep`: they read on
         /// across the restore with their connections open (`connections-agree` checks what they see after it).
         public var acrossRestore = "stop"
+        /// `stop` (default): a `relocate` quits the readers first and starts them again on the store at its new
+        /// place once the move has ended; `keep`: they read on with the old store open (a widget that was not
+        /// told), and `relocation-carries-commits` reports what they saw after the move.
+        public var acrossRelocate = "stop"
         public init() {}
     }
 
@@ -113,6 +117,12 @@ public struct Scenario: Sendable, Equatable, Codable {
         /// history is the restored store plus the commits acknowledged after it (docs/events.md, "Restore, then
         /// continue"). Writers of the earlier round still running then are stopped once the restore has ended.
         public var afterRestore = "stop"
+        /// `stop` (default): writers still running when a `relocate` comes are stopped before the move (the app
+        /// closes its stack to move it) and, once the move has ended, a new round of writers starts on the store
+        /// at its new place (the app relaunched there). `keep`: they keep the old store open across the move and
+        /// go on committing to it (a widget or an extension that was not told); the new round starts all the
+        /// same, and `relocation-carries-commits` says where every commit of the kept writers went.
+        public var acrossRelocate = "stop"
         public init() {}
     }
 

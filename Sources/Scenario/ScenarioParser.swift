@@ -8,7 +8,7 @@ public enum ScenarioParser {
         "integrity", "no-duplicates", "wal-content-carried", "snapshot-consistent", "blobs-carried",
         "restore-equals-backup", "restore-opens", "durable-after-crash", "live-store-unaffected", "metadata-preserved",
         "backup-completes", "backup-durable", "reader-consistent", "restore-durable", "restore-at-time", "connections-agree",
-        "cloud-consistent", "relocation-completes", "no-runaway",
+        "cloud-consistent", "relocation-completes", "relocation-carries-commits", "no-runaway",
     ]
     public static let faultOps = ["any", "open", "create", "read", "write", "flush", "release", "fsync", "fsyncdir", "truncate",
                            "fallocate", "rename", "unlink", "mkdir", "rmdir", "link", "symlink", "getattr", "readdir",
@@ -171,6 +171,7 @@ public enum ScenarioParser {
             if let v = try readers.double("hold", range: 0...600) { spec.hold = v }
             if let v = try readers.double("every", range: 0...600) { spec.every = v }
             if let v = try readers.choice("across_restore", ["keep", "stop"]) { spec.acrossRestore = v }
+            if let v = try readers.choice("across_relocate", ["keep", "stop"]) { spec.acrossRelocate = v }
             try readers.finish()
             s.readers = spec
         }
@@ -202,6 +203,7 @@ public enum ScenarioParser {
             if let v = try writers.double("external_data_grace", range: 0...3600) { s.writers.externalDataGrace = v }
             if let v = try writers.bool("sync_external_data") { s.writers.syncExternalData = v }
             if let v = try writers.choice("across_restore", ["keep", "stop"]) { s.writers.acrossRestore = v }
+            if let v = try writers.choice("across_relocate", ["keep", "stop"]) { s.writers.acrossRelocate = v }
             if let v = try writers.choice("after_restore", ["continue", "stop"]) {
                 // The turns scheduler hands each writer its turns through a FIFO made before the run: it has no
                 // way to give turns to writers started later.

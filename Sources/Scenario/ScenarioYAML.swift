@@ -37,10 +37,12 @@ public enum ScenarioYAML {
         if s.writers.syncExternalData { out.append("  sync_external_data: true") }
         if s.writers.acrossRestore != "keep" { out.append("  across_restore: \(s.writers.acrossRestore)") }
         if s.writers.afterRestore != "stop" { out.append("  after_restore: \(s.writers.afterRestore)") }
+        if s.writers.acrossRelocate != "stop" { out.append("  across_relocate: \(s.writers.acrossRelocate)") }
         out.append("  mix: {insert: \(s.writers.mix.insert), update: \(s.writers.mix.update), delete: \(s.writers.mix.delete), link: \(s.writers.mix.link)}")
         if let c = s.cloud { out.append("cloud: {account: \(c.account), setup_deadline: \(c.setupDeadline), container: \(quote(c.container))}") }
         if let r = s.readers {
-            out.append("readers: {count: \(r.count), hold: \(r.hold), every: \(r.every)" + (r.acrossRestore == "stop" ? "}" : ", across_restore: \(r.acrossRestore)}"))
+            out.append("readers: {count: \(r.count), hold: \(r.hold), every: \(r.every)" + (r.acrossRestore == "stop" ? "" : ", across_restore: \(r.acrossRestore)")
+                       + (r.acrossRelocate == "stop" ? "}" : ", across_relocate: \(r.acrossRelocate)}"))
         }
         out += scheduleLines(s.schedule)
         out += sidecarLines(s.sidecars)

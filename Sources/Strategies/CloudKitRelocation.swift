@@ -34,19 +34,10 @@ public enum AppGroupMove {
     }
 
     /// The seed's cleanup: removes the old `.sqlite`, then `<container name>.sqlite-shm`, `-wal` and
-    /// `ckAssetFiles` beside it, ignoring errors (`try?`). The companions are named after the CloudKit
-    /// container, not the store: unless the two names agree, the store's own `-wal` and `-shm` stay. Returns the
-    /// files of the old store left behind.
+    /// `ckAssetFiles` beside it, ignoring errors (`OldStoreCleanup`). Returns the files of the old store left behind.
     @discardableResult
     public static func removeFiles(_ old: URL, containerName: String) -> [String] {
-        let directory = old.deletingLastPathComponent()
-        try? FileManager.default.removeItem(at: old)
-        for name in ["\(containerName).sqlite-shm", "\(containerName).sqlite-wal", "ckAssetFiles"] {
-            try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
-        }
-        let files = StoreFiles(old)
-        return [files.database, files.wal, files.shm, files.journal].filter { FileManager.default.fileExists(atPath: $0.path) }
-            .map(\.lastPathComponent)
+        OldStoreCleanup.removeFiles(old, containerName: containerName)
     }
 
     /// Loads the moved store again with CloudKit on. The mirror's setup and first sync run in the background in

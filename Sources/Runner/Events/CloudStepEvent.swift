@@ -18,10 +18,8 @@ struct CloudStepEvent: RunEventKind {
     }
 }
 
-/// What the CloudKit steps of a run have done: where the live store is after a move, and the zone.
+/// What the CloudKit steps of a run have done: the zone (where the live store is: `LiveLocation`).
 final class CloudRunState {
-    /// The live store after a `relocate` step (nil: where the run generated it).
-    var live: URL?
     var zone: URL?
     /// The last sync's store, for `cloud-consistent` once the run is over.
     var lastSync: (name: String, store: URL)?
@@ -45,20 +43,23 @@ extension ScenarioRunner {
     func runCloudStep(_ index: Int, _ step: Scenario.Step, _ context: EventContext) throws {
         let (live, scratch, children, volume) = (context.live, context.scratch, context.children, context.volume)
         let name = "\(step.action.rawValue)-\(index)"
-        let current = cloudState.live ?? live
-        let zone = try cloudZone(scratch: scratch)
+        let current = currentLive(live)
+        let isMove = step.action.rawValue == "relocate"
+        // A move of a store without CloudKit needs no zone; a sync always does.
+        let zone = !isMove || scenario.store.cloudkit || scenario.cloud != nil ? try cloudZone(scratch: scratch) : nil
         let cloud = scenario.cloud ?? Scenario.CloudSpec()
         var arguments: [String]
         var target = current
-        let isMove = step.action.rawValue == "relocate"
+        var relocation: (kept: [ChildRegistry.Child], writersRunning: Bool) = ([], false)
         if isMove {
             target = volume.directory.appendingPathComponent(step.options["to"] ?? "AppGroup/Library.sqlite")
-            arguments = ["relocate", "--strategy", step.strategy, current.path, target.path, "--cloud", zone.directory.path,
-                         "--cloudkit-container", cloud.container, "--mirror-setup-deadline", String(cloud.setupDeadline), "--json"]
-        } else {
+            arguments = ["relocate", "--strategy", step.strategy, current.path, target.path] + (zone.map { ["--cloud", $0.directory.path] } ?? [])
+                + ["--cloudkit-container", cloud.container, "--mirror-setup-deadline", String(cloud.setupDeadline), "--json"]
+            relocation = beginRelocation(context)
+        } else if let zone {
             arguments = ["mirror", current.path, "--cloud", zone.directory.path, "--seed", String(scenario.seed &* 31 &+ UInt64(index)),
                          "--setup-deadline", String(cloud.setupDeadline), "--json"]
-        }
+        } else { return }
         let start = now()
         note(name, .start, isMove ? "\(step.strategy) to \(step.options["to"] ?? "")" : "mirror \(current.lastPathComponent)")
         let child = try children.start(name, executable: executable, arguments: arguments,
@@ -77,10 +78,11 @@ extension ScenarioRunner {
                                            succeeded: succeeded, store: target.path, details: details,
                                            error: succeeded ? nil : OutputExcerpt.headAndTail(output, limit: 1600)))
         note(name, .end, succeeded ? "done" : "failed: \(lastLine)")
-        let retryLog = ((try? String(contentsOf: zone.logFile, encoding: .utf8)) ?? "").split(separator: "\n").suffix(4).map { "\(label): mirror log: \($0)" }
+        let retryLog = ((zone.flatMap { try? String(contentsOf: $0.logFile, encoding: .utf8) }) ?? "").split(separator: "\n").suffix(4).map { "\(label): mirror log: \($0)" }
         if isMove {
             if succeeded {
-                cloudState.live = target
+                try endRelocation(index: index, label: label, from: current, to: target, start: start, kept: relocation.kept,
+                                  writersRunning: relocation.writersRunning, context)
                 let leftovers = details["leftovers"].flatMap { $0.isEmpty ? nil : $0 }
                 record([Verdict("relocation-completes", .held, "\(label) finished in \(String(format: "%.2f", end - start)) s",
                                 evidence: leftovers.map { ["\(label): left behind beside the old store: \($0)"] } ?? [])])
@@ -95,7 +97,7 @@ extension ScenarioRunner {
             }
             cloudState.lastSync = (name, current)
             record(Invariants.storeChecks(current, label: "store after \(label)").filter { $0.invariant == "no-duplicates" })
-            record([Invariants.zoneNoDuplicates(zone, label: "zone after \(label)")])
+            if let zone { record([Invariants.zoneNoDuplicates(zone, label: "zone after \(label)")]) }
         }
     }
 
