@@ -179,30 +179,6 @@ public enum Invariants {
                        evidence: ["\(label): \(count(after)) objects after recovery; \(fromBefore) as before the restore (\(count(before)) then), \(fromBackup) as in the backup (\(count(backup)))"])
     }
 
-    /// `restore-opens`: the app can add the restored store with its current model, and it is not silently empty.
-    public static func restoreOpens(_ live: URL, model: ManagedObjectModel, lightweight: Bool, backupObjects: Int, label: String) -> Verdict {
-        do {
-            // On a recovered private copy: the app's first open (and its lightweight migration) happens there,
-            // so checking never migrates or otherwise writes the restored store it judges.
-            let (count, how) = try StoreState.onRecoveredCopy(of: live) { copy -> (Int, String) in
-                if try StoreKind.of(copy) == .layout {
-                    // A user's own store: the app's model is theirs, so "opens" means it reads whole.
-                    try StoreKind.requireReadable(copy)
-                    return (try StoreState.readLayout(copy).notes.count, "reads whole")
-                }
-                let store = try PersistentStore(at: copy, model: model, options: lightweight ? .lightweightMigration : StoreOptions())
-                defer { try? store.close() }
-                return (try model.entities.reduce(0) { $0 + (try store.count($1.name)) }, "opens with \(model.versionIdentifier)")
-            }
-            if count == 0, backupObjects > 0 {
-                return Verdict("restore-opens", .violated, "\(label): opened empty", evidence: ["the backup held \(backupObjects) objects"])
-            }
-            return Verdict("restore-opens", .held, "\(label): \(how), \(count) objects")
-        } catch {
-            return Verdict("restore-opens", .violated, "\(label): the app cannot open the restored store", evidence: ["\(label): \(error)"])
-        }
-    }
-
     /// `metadata-preserved`: the copy has the live store's model version hashes (and reports its store UUID).
     public static func metadataPreserved(_ copy: StoreState, live: StoreState, label: String) -> Verdict {
         if copy.versionHashes != live.versionHashes {

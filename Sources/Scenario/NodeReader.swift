@@ -129,8 +129,9 @@ struct NodeReader {
     /// Keys each mapping accepts, for the hint on an unknown key.
     static let allowed: [String: [String]] = [
         "scenario": ["name", "description", "extends", "seed", "store", "writers", "schedule", "faults", "invariants", "expect",
-                     "app_model", "lightweight_migration", "time_limit", "scheduler", "sidecars", "readers", "cloud"],
+                     "app_model", "lightweight_migration", "incompatible_store", "time_limit", "scheduler", "sidecars", "readers", "cloud"],
         "cloud": ["account", "setup_deadline", "container"],
+        "lightweight_migration": ["migrate_automatically", "infer_mapping_model"],
         "readers": ["count", "hold", "every", "across_restore", "across_relocate"],
         "store": ["objects", "blob_fraction", "blob_size", "journal_mode", "history", "inheritance", "cloudkit", "from", "fresh"],
         "writers": ["count", "transactions", "rate", "mix", "blob_fraction", "blob_size", "synchronous", "checkpoint",

@@ -17,10 +17,22 @@ public struct Scenario: Sendable, Equatable, Codable {
     /// Invariant names to check; empty means every one that applies.
     public var invariants: [String] = []
     public var expect = Expectation.pass
-    /// The model the app opens its store with after a restore ("library" or "library-v2"), and whether it asks
-    /// for lightweight migration: how an app update meets an old backup.
+    /// The model the app opens its store with after a restore ("library", "library-v2" or
+    /// "library-type-change"), and the two lightweight-migration options it passes
+    /// (NSMigratePersistentStoresAutomaticallyOption, NSInferMappingModelAutomaticallyOption): how an app update
+    /// meets an old backup.
     public var appModel = "library"
-    public var lightweightMigration = false
+    public var migrateAutomatically = false
+    public var inferMappingModel = false
+    /// Both options on (`lightweight_migration: true`), as a careful app passes them.
+    public var lightweightMigration: Bool {
+        get { migrateAutomatically && inferMappingModel }
+        set { (migrateAutomatically, inferMappingModel) = (newValue, newValue) }
+    }
+    /// What the app does when its store will not open (`incompatible_store:`): `fail` (reports the error) or
+    /// `move-aside` (seed 004's recovery: the store is moved into `Incompatible/` and `addPersistentStore`
+    /// creates a new, empty store in its place).
+    public var incompatibleStore = "fail"
     /// `free`: writers run as fast as the OS schedules them. `turns`: writers take turns, one transaction at a
     /// time, in an order drawn from the seed, and a step runs while a seeded number of turns is granted: the
     /// replay mode, in which the same seed gives the same interleaving of commits and steps.

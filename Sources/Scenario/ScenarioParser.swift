@@ -140,8 +140,21 @@ public enum ScenarioParser {
         if let name = try reader.string("name") { s.name = name }
         if let description = try reader.string("description") { s.description = description }
         if let seed = try reader.int("seed") { s.seed = UInt64(seed) }
-        if let model = try reader.choice("app_model", ["library", "library-v2"]) { s.appModel = model }
-        if let lightweight = try reader.bool("lightweight_migration") { s.lightweightMigration = lightweight }
+        if let model = try reader.choice("app_model", ["library", "library-v2", "library-type-change"]) { s.appModel = model }
+        if let node = reader.node("lightweight_migration") {
+            if case .mapping = node {
+                // The two options set apart, as an app may pass only one of them.
+                var options = try NodeReader(node, file: reader.file, context: "scenario.lightweight_migration")
+                if let v = try options.bool("migrate_automatically") { s.migrateAutomatically = v }
+                if let v = try options.bool("infer_mapping_model") { s.inferMappingModel = v }
+                try options.finish()
+            } else if let lightweight = node.bool {
+                s.lightweightMigration = lightweight
+            } else {
+                throw reader.error(node, "lightweight_migration must be true, false or {migrate_automatically: BOOL, infer_mapping_model: BOOL}, not '\(node.string ?? "?")'")
+            }
+        }
+        if let v = try reader.choice("incompatible_store", ["fail", "move-aside"]) { s.incompatibleStore = v }
         if let limit = try reader.double("time_limit", range: 1...86_400) { s.timeLimit = limit }
         if let scheduler = try reader.choice("scheduler", ["free", "turns"]) { s.scheduler = scheduler }
         if var store = try reader.mapping("store") {

@@ -8,7 +8,12 @@ public enum ScenarioYAML {
         if !s.description.isEmpty { out.append("description: \(quote(s.description))") }
         out.append("seed: \(s.seed)")
         out.append("app_model: \(s.appModel)")
-        out.append("lightweight_migration: \(s.lightweightMigration)")
+        if s.migrateAutomatically == s.inferMappingModel {
+            out.append("lightweight_migration: \(s.lightweightMigration)")
+        } else {
+            out.append("lightweight_migration: {migrate_automatically: \(s.migrateAutomatically), infer_mapping_model: \(s.inferMappingModel)}")
+        }
+        if s.incompatibleStore != "fail" { out.append("incompatible_store: \(s.incompatibleStore)") }
         out.append("time_limit: \(s.timeLimit)")
         out.append("scheduler: \(s.scheduler)")
         out.append("store:")

@@ -48,7 +48,7 @@ import Testing
         let state = try StoreState.read(backup)
         #expect(state.notes.count == notes, "the -wal's commits are read (recovered on the copy)")
         #expect(Invariants.storeChecks(backup, label: "backup").allSatisfy { $0.status == .held })
-        #expect(Invariants.restoreOpens(backup, model: .library, lightweight: true, backupObjects: 1, label: "r").status == .held)
+        #expect(Invariants.restoreOpens(backup, model: .library, options: .lightweightMigration, backupObjects: 1, label: "r").status == .held)
         #expect(Invariants.restoreDurable(backup, backup: live, crash: "none", label: "r").status == .held)
         #expect(Invariants.restoreEqualsBackup(backup, backup: live, label: "r").status == .held)
         #expect(try listing(backup.deletingLastPathComponent()) == before, "a check created, removed or changed a file beside the store")

@@ -177,10 +177,12 @@ extension ScenarioRunner {
                 record(withCause([Invariants.restoreDurable(live, backup: backupSource.store, crash: deferredCrash.reason, label: label)],
                                  store: live, what: "the restored store"))
             }
-            let model = scenario.appModel == "library-v2" ? ManagedObjectModel.libraryV2
-                : scenario.store.inheritance ? .libraryWithInheritance : .library
+            let model = ManagedObjectModel.named(scenario.appModel, inheritance: scenario.store.inheritance)
+            var appOptions = StoreOptions()
+            (appOptions.migrateAutomatically, appOptions.inferMappingModel) = (scenario.migrateAutomatically, scenario.inferMappingModel)
             let backupObjects = backupSource.state.map { $0.notes.count + $0.others.count } ?? 0
-            record([Invariants.restoreOpens(live, model: model, lightweight: scenario.lightweightMigration, backupObjects: backupObjects, label: label)])
+            record([Invariants.restoreOpens(live, model: model, options: appOptions, recovery: scenario.incompatibleStore,
+                                            backupObjects: backupObjects, label: label)])
         } else {
             if succeeded {
                 let state = try? StoreState.read(target)
