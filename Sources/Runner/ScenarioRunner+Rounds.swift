@@ -63,6 +63,7 @@ extension ScenarioRunner {
             config.syncExternalData = scenario.writers.syncExternalData
             // A fresh store (`store.fresh`) has no file until round 0's first writer opens it.
             config.createsStore = scenario.store.fresh && round == 0
+            config.inAppMigrateRequest = Self.inAppMigrateRequest(scratch: scratch, writer: "writer-\(number)").path
             if scenario.scheduler == "turns" {
                 let fifo = scratch.appendingPathComponent("turns-\(index)")
                 guard mkfifo(fifo.path, 0o600) == 0 else { throw RunError.environment("mkfifo \(fifo.path): \(String(cString: strerror(errno)))") }

@@ -48,6 +48,7 @@ extension ScenarioRunner {
         }
         recordCloudVerdicts(history: history)
         recordRelocationVerdicts(transactions: transactions, oracles: oracles, history: history, finalLive: live)
+        recordMetricVerdicts()
         recordNoRunaway(transactions: transactions)
         let selected = scenario.invariants.isEmpty ? ScenarioParser.invariantNames : scenario.invariants
         let verdicts = environmentError.map { voidedVerdicts(selected, reason: $0) } ?? selected.map { name in
@@ -90,6 +91,7 @@ extension ScenarioRunner {
         case "restore-at-time": "no point-in-time restore (a restore with at_time) in this run"
         case "connections-agree": "no writer or reader kept its connection across a restore in this run"
         case "relocation-carries-commits": "no relocate step finished in this run"
+        case "metrics-within-bounds": "no expect_metrics in this scenario"
         case "backup-durable": "no crash after a backup on the store's volume (faults.backups_on_volume)"
         case "no-runaway": scenario.faults.backupsOnVolume ? "the backup area is on the store's FaultFS volume (faults.backups_on_volume), where it is not sampled"
             : "no sidecar (a continuous backup tool) in this run"

@@ -129,7 +129,10 @@ struct NodeReader {
     /// Keys each mapping accepts, for the hint on an unknown key.
     static let allowed: [String: [String]] = [
         "scenario": ["name", "description", "extends", "seed", "store", "writers", "schedule", "faults", "invariants", "expect",
-                     "app_model", "lightweight_migration", "incompatible_store", "time_limit", "scheduler", "sidecars", "readers", "cloud"],
+                     "app_model", "lightweight_migration", "incompatible_store", "time_limit", "scheduler", "sidecars", "readers", "cloud",
+                     "expect_metrics"],
+        "expect_metrics": ["step", "peak_memory", "seconds", "bytes_loaded", "ratio", "of", "to", "min", "max"],
+        "peak_memory": ["min", "max"], "seconds": ["min", "max"], "bytes_loaded": ["min", "max"],
         "cloud": ["account", "setup_deadline", "container"],
         "lightweight_migration": ["migrate_automatically", "infer_mapping_model"],
         "readers": ["count", "hold", "every", "across_restore", "across_relocate"],

@@ -17,6 +17,8 @@ public struct Scenario: Sendable, Equatable, Codable {
     /// Invariant names to check; empty means every one that applies.
     public var invariants: [String] = []
     public var expect = Expectation.pass
+    /// Bounds on the steps' measurements and their ratios (`expect_metrics:`), judged as `metrics-within-bounds`.
+    public var expectMetrics: [MetricExpectation] = []
     /// The model the app opens its store with after a restore ("library", "library-v2" or
     /// "library-type-change"), and the two lightweight-migration options it passes
     /// (NSMigratePersistentStoresAutomaticallyOption, NSInferMappingModelAutomaticallyOption): how an app update

@@ -8,7 +8,7 @@ public enum ScenarioParser {
         "integrity", "no-duplicates", "wal-content-carried", "snapshot-consistent", "blobs-carried",
         "restore-equals-backup", "restore-opens", "durable-after-crash", "live-store-unaffected", "metadata-preserved",
         "backup-completes", "backup-durable", "reader-consistent", "restore-durable", "restore-at-time", "connections-agree",
-        "cloud-consistent", "relocation-completes", "relocation-carries-commits", "no-runaway",
+        "cloud-consistent", "relocation-completes", "relocation-carries-commits", "metrics-within-bounds", "no-runaway",
     ]
     public static let faultOps = ["any", "open", "create", "read", "write", "flush", "release", "fsync", "fsyncdir", "truncate",
                            "fallocate", "rename", "unlink", "mkdir", "rmdir", "link", "symlink", "getattr", "readdir",
@@ -294,6 +294,11 @@ public enum ScenarioParser {
                 }
                 return name
             }.filter { $0 != "all" }
+        }
+        if let list = try reader.sequence("expect_metrics") {
+            s.expectMetrics = try metricExpectations(list, file: reader.file, schedule: s.schedule)
+            // Bounds the scenario states are judged even where it lists its invariants.
+            if !s.expectMetrics.isEmpty, !s.invariants.isEmpty, !s.invariants.contains("metrics-within-bounds") { s.invariants.append("metrics-within-bounds") }
         }
         if let expectNode = reader.node("expect") {
             guard let text = expectNode.string else { throw reader.error(expectNode, "expect must be `pass` or `violation <invariant>`") }

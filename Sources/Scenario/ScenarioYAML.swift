@@ -79,6 +79,7 @@ public enum ScenarioYAML {
             out.append("    mode: \(quote(crash.mode))")
         }
         out.append(s.invariants.isEmpty ? "invariants: [all]" : "invariants: [\(s.invariants.joined(separator: ", "))]")
+        out += metricLines(s.expectMetrics)
         out.append("expect: \(s.expect)")
         return out.joined(separator: "\n") + "\n"
     }

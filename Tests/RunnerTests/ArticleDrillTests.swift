@@ -58,4 +58,11 @@ import Testing
         #expect(opens.evidence.contains { $0.contains(drill.1) }, "\(opens.evidence)")
         if drill.0 == "incompatible-store-moved-aside.yaml" { #expect(opens.summary.contains("opened empty")) }
     }
+
+    @Test func migrateOnTheAppsCoordinatorSendsItsLaterSavesToTheBackup() throws {
+        let result = try Self.run("migrate-on-app-coordinator.yaml")
+        let backup = try #require(result.operations.first { $0.action == "backup" })
+        #expect(backup.details["coordinator"] == "app" && backup.succeeded)
+        #expect(Self.evidence(result, "live-store-unaffected").contains { $0.contains("the live store does not hold its") })
+    }
 }

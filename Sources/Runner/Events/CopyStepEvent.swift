@@ -15,6 +15,10 @@ struct CopyStepEvent: RunEventKind {
     func run(_ event: DueEvent, in runner: ScenarioRunner, _ context: EventContext) throws -> Bool {
         guard let index = event.index, let step = event.step else { return false }
         let done = runner.operations.count
+        if step.options["coordinator"] == "app" {
+            try runner.runInAppMigrate(index, step, context)
+            return runner.crashedByRule
+        }
         try runner.runStep(index, step, live: context.live, scratch: context.scratch, children: context.children, volume: context.volume,
                            crashPlan: event.crash, lockstep: context.lockstep, whileRunning: context.whileRunning)
         // A crash planned during the step has happened (before, during or right after it); a crash rule may have
