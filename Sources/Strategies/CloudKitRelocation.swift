@@ -49,6 +49,15 @@ public enum AppGroupMove {
         try CloudKitMirror.prepare(store)
     }
 
+    /// With the CloudKit options kept on for the move (`StrategyOptions.cloudKitDuringMove`): loading the old
+    /// store waits on the mirror's setup first, as in `load`; signed out of iCloud it never completes and this
+    /// throws at the deadline with the mirror's retry log (seed 002: "My app was freezing during migration if
+    /// iCloud was turned off").
+    public static func waitForMirrorIfOn(_ old: URL, options: StrategyOptions) throws {
+        guard options.cloudKitDuringMove else { return }
+        try mirror(options)?.setUp(label: "load \(old.lastPathComponent) with CloudKit on")
+    }
+
     static func mirror(_ options: StrategyOptions) -> CloudKitMirror? {
         options.cloud.map { CloudKitMirror(zone: CloudKitZone(URL(fileURLWithPath: $0)), setupDeadline: options.mirrorSetupDeadline) }
     }
@@ -72,8 +81,9 @@ public struct RelocateAppGroup: RelocationStrategy {
         try timed {
             let coordinator = PersistentStoreCoordinator(model: model)
             var steps: [String] = []
-            _ = try AppGroupMove.load(old, coordinator: coordinator, cloudKit: cloudKitDuringMove, options: options)
-            steps.append(cloudKitDuringMove ? "load (CloudKit on)" : "load (CloudKit off)")
+            let cloudKitOn = cloudKitDuringMove || options.cloudKitDuringMove
+            _ = try AppGroupMove.load(old, coordinator: coordinator, cloudKit: cloudKitOn, options: options)
+            steps.append(cloudKitOn ? "load (CloudKit on)" : "load (CloudKit off)")
             let report = try AppGroupMove.replace(old, into: new, coordinator: coordinator, options: options)
             steps.append("replace")
             try AppGroupMove.destroy(old, coordinator: coordinator)

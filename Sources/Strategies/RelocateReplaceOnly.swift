@@ -12,6 +12,7 @@ public struct RelocateReplaceOnly: RelocationStrategy {
 
     public func relocate(from old: URL, to new: URL, model: ManagedObjectModel, options: StrategyOptions) throws -> StrategyOutcome {
         try timed {
+            try AppGroupMove.waitForMirrorIfOn(old, options: options)
             let coordinator = PersistentStoreCoordinator(model: model)
             let report = try coordinator.replace(at: new, from: old, options: options.replaceOptions)
             var outcome = StrategyOutcome(strategy: name, store: new)

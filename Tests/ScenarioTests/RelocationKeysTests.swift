@@ -33,6 +33,21 @@ import Testing
         #expect(again == parsed)
     }
 
+    @Test func theSeedsMoveOptionsReadAndRenderBack() throws {
+        let parsed = try ScenarioParser.parse(yaml: """
+            name: first-attempt
+            schedule:
+              - relocate: relocate-migrate
+                cloudkit: on
+                migrate_existing: overwrite
+              - relocate: relocate-replace
+                cloudkit: off
+            """)
+        #expect(parsed.schedule[0].options["cloudkit"] == "on" && parsed.schedule[0].migrateExisting == "overwrite")
+        #expect(parsed.schedule[1].options["cloudkit"] == nil)
+        #expect(try ScenarioParser.parse(yaml: ScenarioYAML.render(parsed)) == parsed)
+    }
+
     @Test func defaultsStopEveryProcessForTheMove() throws {
         let parsed = try ScenarioParser.parse(yaml: "name: x\nreaders: {count: 1}\n")
         #expect(parsed.writers.acrossRelocate == "stop" && parsed.readers?.acrossRelocate == "stop")
@@ -45,6 +60,8 @@ import Testing
         ("name: x\nschedule:\n  - relocate: relocate-replace\n  - cleanup: old-store\n    container: a/b\n", 5, 16, "plain file name"),
         ("name: x\nschedule:\n  - relocate: relocate-replace\n  - cleanup: old-store\n    unless_open: maybe\n", 5, 18, "unless_open"),
         ("name: x\nschedule:\n  - cleanup: old-store\n", 3, 14, "put a relocate before it"),
+        ("name: x\nschedule:\n  - relocate: relocate-migrate\n    cloudkit: maybe\n", 4, 15, "cloudkit must be one of on, off"),
+        ("name: x\nschedule:\n  - relocate: relocate-replace\n    migrate_existing: append\n", 4, 23, "migrate_existing is for `relocate: relocate-migrate`"),
         ("name: x\nschedule:\n  - cleanup: old-store\n    when: idle\n", 4, 5, "unknown key 'when'"),
     ])
     func badInputPointsAtTheMistake(_ input: (String, Int, Int, String)) throws {

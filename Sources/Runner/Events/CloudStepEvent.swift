@@ -46,7 +46,7 @@ extension ScenarioRunner {
         let current = currentLive(live)
         let isMove = step.action.rawValue == "relocate"
         // A move of a store without CloudKit needs no zone; a sync always does.
-        let zone = !isMove || scenario.store.cloudkit || scenario.cloud != nil ? try cloudZone(scratch: scratch) : nil
+        let zone = !isMove || scenario.store.cloudkit || scenario.cloud != nil || step.options["cloudkit"] == "on" ? try cloudZone(scratch: scratch) : nil
         let cloud = scenario.cloud ?? Scenario.CloudSpec()
         var arguments: [String]
         var target = current
@@ -55,6 +55,7 @@ extension ScenarioRunner {
             target = volume.directory.appendingPathComponent(step.options["to"] ?? "AppGroup/Library.sqlite")
             arguments = ["relocate", "--strategy", step.strategy, current.path, target.path] + (zone.map { ["--cloud", $0.directory.path] } ?? [])
                 + ["--cloudkit-container", cloud.container, "--mirror-setup-deadline", String(cloud.setupDeadline), "--json"]
+                + (step.options["cloudkit"] == "on" ? ["--cloudkit-on-during-move"] : []) + (step.migrateExisting.map { ["--migrate-existing", $0] } ?? [])
             relocation = beginRelocation(context)
         } else if let zone {
             arguments = ["mirror", current.path, "--cloud", zone.directory.path, "--seed", String(scenario.seed &* 31 &+ UInt64(index)),
