@@ -47,6 +47,7 @@ extension ScenarioRunner {
             if last, round.liveBeforeRestore == nil { record(Invariants.storeChecks(live, label: "live store at the end")) }
         }
         recordCloudVerdicts(history: history)
+        recordDeviceVerdicts()
         recordRelocationVerdicts(transactions: transactions, oracles: oracles, history: history, finalLive: live)
         recordMetricVerdicts()
         recordNoRunaway(transactions: transactions)

@@ -75,6 +75,8 @@ public final class ScenarioRunner {
     let cloudState = CloudRunState()
     /// Where the live store is now: moved by `relocate` steps (ScenarioRunner+Relocation.swift).
     let liveLocation = LiveLocation()
+    /// Second devices on the run's iCloud account (Events/CloudDeviceEvent.swift).
+    let cloudDevices = CloudDevices()
     /// Fault rules armed for one child or while one sidecar runs (ScenarioRunner+ScopedFaults.swift).
     let scopedFaults = ScopedFaults()
     /// The planned events and when each comes due (Timeline.swift); the schedulers dispatch what it says is due.

@@ -65,4 +65,10 @@ import Testing
         #expect(backup.details["coordinator"] == "app" && backup.succeeded)
         #expect(Self.evidence(result, "live-store-unaffected").contains { $0.contains("the live store does not hold its") })
     }
+
+    @Test func aMigrateMoveDuplicatesOnTheSecondDeviceToo() throws {
+        let result = try Self.run("cloudkit/second-device-after-migrate-move.yaml")
+        #expect(result.expectationMet)
+        #expect(Self.evidence(result, "no-duplicates").contains { $0.contains("device B after device-B-4") }, "\(Self.evidence(result, "no-duplicates"))")
+    }
 }

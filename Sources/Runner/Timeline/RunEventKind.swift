@@ -43,7 +43,7 @@ struct EventContext {
 /// The registry of event kinds.
 enum EventKinds {
     static let all: [any RunEventKind] = [
-        CopyStepEvent(), CrashEvent(), StoreOperationEvent(), SidecarActionEvent(), WriterPauseEvent(), CloudStepEvent(), CleanupEvent(),
+        CopyStepEvent(), CrashEvent(), StoreOperationEvent(), SidecarActionEvent(), WriterPauseEvent(), CloudStepEvent(), CleanupEvent(), CloudDeviceEvent(),
     ]
 
     static func handler(for kind: String) -> (any RunEventKind)? {
