@@ -61,6 +61,7 @@ import Testing
         ("name: x\nschedule:\n  - relocate: relocate-replace\n  - cleanup: old-store\n    unless_open: maybe\n", 5, 18, "unless_open"),
         ("name: x\nschedule:\n  - cleanup: old-store\n", 3, 14, "put a relocate before it"),
         ("name: x\nschedule:\n  - relocate: relocate-migrate\n    cloudkit: maybe\n", 4, 15, "cloudkit must be one of on, off"),
+        ("name: x\nscheduler: turns\nschedule:\n  - relocate: relocate-replace\n", 4, 15, "relocate with writers needs the free scheduler"),
         ("name: x\nschedule:\n  - relocate: relocate-replace\n    migrate_existing: append\n", 4, 23, "migrate_existing is for `relocate: relocate-migrate`"),
         ("name: x\nschedule:\n  - cleanup: old-store\n    when: idle\n", 4, 5, "unknown key 'when'"),
     ])

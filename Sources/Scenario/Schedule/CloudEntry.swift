@@ -34,6 +34,13 @@ struct RelocateEntry: ScheduleEntryKind {
         return step
     }
 
+    /// A move with writers begins a round of writers on the moved store, which the turns scheduler cannot start
+    /// (it hands out turns through FIFOs made before the run), as for `writers.after_restore: continue`.
+    func problem(_ step: Scenario.Step, index: Int, in scenario: Scenario) -> (key: String, message: String)? {
+        guard scenario.scheduler == "turns", scenario.writers.count > 0 else { return nil }
+        return (key, "schedule[\(index)]: relocate with writers needs the free scheduler (the app relaunched on the moved store is a new round of writers, which scheduler: turns cannot start)")
+    }
+
     func render(_ step: Scenario.Step) -> [String] {
         ScheduleTriggers.render(step) + (step.options["to"].map { ["    to: \(ScenarioYAML.quote($0))"] } ?? [])
             + (step.options["cloudkit"].map { ["    cloudkit: \($0)"] } ?? [])
