@@ -159,6 +159,7 @@ public final class ScenarioRunner {
         try preflightPrograms(environment: toolEnvironment(live: live, scratch: scratch, volume: volume))
         var storeOptions = StoreOptions()
         storeOptions.journalMode = StoreOptions.JournalMode(rawValue: scenario.store.journalMode) ?? .wal
+        storeOptions.incrementalAutoVacuum = scenario.store.autoVacuum == "incremental"
         if scenario.store.fresh {
             // No store yet: the first writer's open creates it (the one creation path, `PersistentStore`).
             note("runner", .start, "no store on \(volume.label): the first writer creates it")

@@ -136,7 +136,7 @@ struct NodeReader {
         "cloud": ["account", "setup_deadline", "container"],
         "lightweight_migration": ["migrate_automatically", "infer_mapping_model"],
         "readers": ["count", "hold", "every", "across_restore", "across_relocate"],
-        "store": ["objects", "blob_fraction", "blob_size", "journal_mode", "history", "inheritance", "cloudkit", "from", "fresh"],
+        "store": ["objects", "blob_fraction", "blob_size", "journal_mode", "auto_vacuum", "history", "inheritance", "cloudkit", "from", "fresh"],
         "writers": ["count", "transactions", "rate", "mix", "blob_fraction", "blob_size", "synchronous", "checkpoint",
                     "external_data_grace", "sync_external_data", "across_restore", "after_restore", "across_relocate"],
         "mix": ["insert", "update", "delete", "link"],

@@ -79,6 +79,9 @@ public struct Scenario: Sendable, Equatable, Codable {
         public var blobFraction = 0.2
         public var blobSize = 128 * 1024
         public var journalMode = "wal"
+        /// `auto_vacuum` of the generated store: `none` (the model's default) or `incremental` (as real Core Data
+        /// stores have it; docs/fidelity.md).
+        public var autoVacuum = "none"
         /// Give the generated store Core Data's persistent-history tables (`ACHANGE`, `ATRANSACTION`, ...), recorded
         /// into on every save, as a store opened with NSPersistentHistoryTrackingKey has.
         public var history = false

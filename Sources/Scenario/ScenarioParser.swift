@@ -162,10 +162,15 @@ public enum ScenarioParser {
             if let v = try store.double("blob_fraction", range: 0...1) { s.store.blobFraction = v }
             if let v = try store.size("blob_size") { s.store.blobSize = v }
             if let v = try store.choice("journal_mode", ["wal", "delete", "truncate"]) { s.store.journalMode = v }
+            if let v = try store.choice("auto_vacuum", ["none", "incremental"]) { s.store.autoVacuum = v }
             if let v = try store.bool("history") { s.store.history = v }
             if let v = try store.bool("inheritance") { s.store.inheritance = v }
             if let v = try store.bool("cloudkit") { s.store.cloudkit = v }
             if let v = try store.size("free_space", range: 0...(16 << 30)) { s.store.freeSpace = v }
+            if s.store.autoVacuum == "incremental", s.store.freeSpace > 0 {
+                // The generator writes its free pages as holes without the pointer-map pages auto-vacuum keeps.
+                throw store.error(store.node("auto_vacuum"), "store.auto_vacuum: incremental does not go with free_space (the generator's free pages have no pointer-map pages)")
+            }
             if let v = try store.string("from") {
                 let url = URL(fileURLWithPath: v, relativeTo: URL(fileURLWithPath: store.file).deletingLastPathComponent()).standardizedFileURL
                 var info = stat()

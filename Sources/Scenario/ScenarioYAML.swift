@@ -25,6 +25,7 @@ public enum ScenarioYAML {
             out.append("  blob_size: \(s.store.blobSize)")
         }
         out.append("  journal_mode: \(s.store.journalMode)")
+        if s.store.autoVacuum != "none" { out.append("  auto_vacuum: \(s.store.autoVacuum)") }
         if s.store.history { out.append("  history: true") }
         if s.store.inheritance { out.append("  inheritance: true") }
         if s.store.cloudkit { out.append("  cloudkit: true") }

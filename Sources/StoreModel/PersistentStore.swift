@@ -50,7 +50,10 @@ public final class PersistentStore: Sendable {
         let journalMode = options.journalMode.rawValue.uppercased()
         let synchronous = options.synchronous.rawValue.uppercased()
         let readOnly = options.readOnly
+        let incremental = options.incrementalAutoVacuum
         configuration.prepareDatabase { db in
+            // Only a database with no table yet takes it: on an existing store this changes nothing.
+            if incremental, !readOnly { try db.execute(sql: "PRAGMA auto_vacuum = INCREMENTAL") }
             if !readOnly { try db.execute(sql: "PRAGMA journal_mode = \(journalMode)") }
             try db.execute(sql: "PRAGMA synchronous = \(synchronous)")
         }
