@@ -64,9 +64,24 @@ int lb_open(const char *path, int flags, unsigned int mode) {
     return open(path, flags, (mode_t)mode);
 }
 
+#include <stdio.h>
 #include <sys/resource.h>
 
+/* The peak resident set of this process image: VmHWM from /proc/self/status. Not getrusage's ru_maxrss: Linux
+   carries ru_maxrss across execve from the memory the process had before it, and a child started by posix_spawn
+   (vfork) had its parent's, so every step of a run reported at least the runner's own peak. VmHWM belongs to the
+   address space execve made. ru_maxrss only where /proc cannot be read. */
 long lb_self_maxrss_kib(void) {
+    FILE *status = fopen("/proc/self/status", "r");
+    if (status != NULL) {
+        char line[256];
+        long kib = -1;
+        while (fgets(line, sizeof line, status) != NULL) {
+            if (sscanf(line, "VmHWM: %ld kB", &kib) == 1) break;
+        }
+        fclose(status);
+        if (kib >= 0) return kib;
+    }
     struct rusage usage;
     if (getrusage(RUSAGE_SELF, &usage) != 0) return -1;
     return usage.ru_maxrss;

@@ -34,6 +34,8 @@ struct StrategyArguments: ParsableArguments {
     @Option(help: "CloudKit moves: the NSPersistentCloudKitContainer's name (the App Group move's cleanup names files after it).")
     var cloudkitContainer: String = "iCloud.com.example.Library"
     @Option(help: "CloudKit moves: seconds an operation waits on the mirror's setup before giving up.") var mirrorSetupDeadline: Double = 5
+    @Flag(help: "Moves: keep the CloudKit options on while the store moves (loading it waits on the mirror's setup, which never completes signed out; needs --cloud).")
+    var cloudkitOnDuringMove = false
     @Flag(help: ArgumentHelp("Print the outcome as one JSON line (with this process's peak RSS), for the scenario runner.", visibility: .hidden)) var json = false
 
     func validate() throws {
@@ -67,6 +69,7 @@ struct StrategyArguments: ParsableArguments {
         options.cloud = cloud.map { URL(cliPath: $0).path }
         options.cloudKitContainerName = cloudkitContainer
         options.mirrorSetupDeadline = mirrorSetupDeadline
+        options.cloudKitDuringMove = cloudkitOnDuringMove
         return options
     }
 }

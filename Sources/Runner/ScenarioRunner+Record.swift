@@ -10,7 +10,8 @@ extension ScenarioRunner {
     static func judgingPlan(_ scenario: Scenario, file: String) -> JudgingPlan {
         JudgingPlan(scenario: scenario.name, scenarioFile: file, description: scenario.description, seed: scenario.seed,
                     invariants: scenario.invariants, expectation: scenario.expect.description,
-                    synchronous: scenario.writers.synchronous, backupsOnVolume: scenario.faults.backupsOnVolume)
+                    synchronous: scenario.writers.synchronous, backupsOnVolume: scenario.faults.backupsOnVolume,
+                    metricBounds: scenario.expectMetrics.map { MetricsCheck.Bound(metric: $0.metric, step: $0.step, to: $0.to, min: $0.min, max: $0.max) })
     }
 
     /// The last measurements of the run (the writers' histories, the readers' snapshots, the live store at the
@@ -32,6 +33,9 @@ extension ScenarioRunner {
         }
         record.processes = appProcessExits()
         measureCloud(history: history)
+        measureDevices()
+        measureRelocations(history: history, finalLive: live)
+        measureStepMetrics()
         if samplesBackupArea, !sidecarState.backupSizes.isEmpty {
             record.backupArea = BackupAreaRecord(samples: sidecarState.backupSizes, sidecarsEnded: sidecarState.entries.compactMap(\.end).max() ?? now())
         }

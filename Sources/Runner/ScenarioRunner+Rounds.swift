@@ -63,6 +63,7 @@ extension ScenarioRunner {
             config.syncExternalData = scenario.writers.syncExternalData
             // A fresh store (`store.fresh`) has no file until round 0's first writer opens it.
             config.createsStore = scenario.store.fresh && round == 0
+            config.inAppMigrateRequest = Self.inAppMigrateRequest(scratch: scratch, writer: "writer-\(number)").path
             if scenario.scheduler == "turns" {
                 let fifo = scratch.appendingPathComponent("turns-\(index)")
                 guard mkfifo(fifo.path, 0o600) == 0 else { throw RunError.environment("mkfifo \(fifo.path): \(String(cString: strerror(errno)))") }
@@ -72,7 +73,7 @@ extension ScenarioRunner {
             let configURL = scratch.appendingPathComponent("writer-\(number).json")
             try JSONEncoder().encode(config).write(to: configURL)
             writerChildren.append(try children.start("writer-\(number)", executable: executable, arguments: ["writer", "--config", configURL.path]))
-            note("writer-\(number)", .start, "\(scenario.writers.transactions) transactions" + (round > 0 ? " (round \(round), on the store restored by the restore before it)" : ""))
+            note("writer-\(number)", .start, "\(scenario.writers.transactions) transactions" + (round > 0 ? " (round \(round), on the store the restore or relocate before it left)" : ""))
         }
     }
 
@@ -80,9 +81,13 @@ extension ScenarioRunner {
     /// connections across the restore, and `connections-agree` has looked at them) are stopped, the restored
     /// store is read as the new round's base, the readers the restore stopped start again, and a new round of
     /// writers starts on it.
-    func beginRound(_ context: EventContext) throws {
+    ///
+    /// After a `relocate` (`relocation: true`) the same happens on the moved store, except that writers which kept
+    /// the old store open (`writers.across_relocate: keep`) go on running beside the new round, and readers start
+    /// again unless they kept the old store (`readers.across_relocate: keep`).
+    func beginRound(_ context: EventContext, relocation: Bool = false) throws {
         let kept = writerChildren.filter(\.isRunning)
-        if !kept.isEmpty {
+        if !kept.isEmpty, !relocation {
             context.children.killAll { child in kept.contains { $0 === child } }
             note("runner", .note, "\(kept.count) writer(s) of round \(currentRound.number) kept their connections across the restore; stopped before round \(currentRound.number + 1) begins")
         }
@@ -95,9 +100,9 @@ extension ScenarioRunner {
         let number = currentRound.number + 1
         rounds.append(WriterRoundState(number: number, start: now(), base: state.notes.merging(state.others) { first, _ in first },
                                        baseNotes: state.notes.keys.sorted { $0.uuidString < $1.uuidString }, liveBeforeRestore: nil))
-        note("runner", .note, "round \(number) begins on the restored store (\(state.notes.count + state.others.count) objects): its writers are held to it plus their own commits")
+        note("runner", .note, "round \(number) begins on the \(relocation ? "moved" : "restored") store (\(state.notes.count + state.others.count) objects): its writers are held to it plus their own commits")
         let history = context.scratch.appendingPathComponent("history")
-        if scenario.readers?.acrossRestore != "keep" {
+        if relocation ? scenario.readers?.acrossRelocate != "keep" : scenario.readers?.acrossRestore != "keep" {
             try startReaders(live: context.live, history: history, scratch: context.scratch, children: context.children)
         }
         try startWriters(round: number, live: context.live, history: history, scratch: context.scratch, children: context.children)

@@ -71,6 +71,10 @@ public final class ScenarioRunner {
     let sidecarState = SidecarState()
     /// Where the CloudKit steps left the live store and the zone (Events/CloudStepEvent.swift).
     let cloudState = CloudRunState()
+    /// Where the live store is now: moved by `relocate` steps (ScenarioRunner+Relocation.swift).
+    let liveLocation = LiveLocation()
+    /// Second devices on the run's iCloud account (Events/CloudDeviceEvent.swift).
+    let cloudDevices = CloudDevices()
     /// Fault rules armed for one child or while one sidecar runs (ScenarioRunner+ScopedFaults.swift).
     let scopedFaults = ScopedFaults()
     /// The planned events and when each comes due (Timeline.swift); the schedulers dispatch what it says is due.
@@ -139,7 +143,7 @@ public final class ScenarioRunner {
         stopSidecars()
         coverage = try? (volume as? FaultFSVolume)?.runCoverage()
         children.killAll()
-        completeRecord(history: history, live: live, runID: runDirectory.id, startedAt: startedAt)
+        completeRecord(history: history, live: currentLive(live), runID: runDirectory.id, startedAt: startedAt)
         record.interruption = Interruption.description
         let result = RunResult.judged(record)
         try RunReports.write(result, record: record, scenario: scenario, log: log, to: runDirectory)
@@ -152,6 +156,7 @@ public final class ScenarioRunner {
         try preflightPrograms(environment: toolEnvironment(live: live, scratch: scratch, volume: volume))
         var storeOptions = StoreOptions()
         storeOptions.journalMode = StoreOptions.JournalMode(rawValue: scenario.store.journalMode) ?? .wal
+        storeOptions.incrementalAutoVacuum = scenario.store.autoVacuum == "incremental"
         if scenario.store.fresh {
             // No store yet: the first writer's open creates it (the one creation path, `PersistentStore`).
             note("runner", .start, "no store on \(volume.label): the first writer creates it")
@@ -196,7 +201,7 @@ public final class ScenarioRunner {
         var exited = Set<Int>()
         var lastProgress = (t: now(), commits: 0)
         while !crashed {
-            if try crashIfFrozen(children: children, volume: volume, live: live) {
+            if try crashIfFrozen(children: children, volume: volume, live: currentLive(live)) {
                 crashed = true
                 break
             }

@@ -17,10 +17,24 @@ public struct Scenario: Sendable, Equatable, Codable {
     /// Invariant names to check; empty means every one that applies.
     public var invariants: [String] = []
     public var expect = Expectation.pass
-    /// The model the app opens its store with after a restore ("library" or "library-v2"), and whether it asks
-    /// for lightweight migration: how an app update meets an old backup.
+    /// Bounds on the steps' measurements and their ratios (`expect_metrics:`), judged as `metrics-within-bounds`.
+    public var expectMetrics: [MetricExpectation] = []
+    /// The model the app opens its store with after a restore ("library", "library-v2" or
+    /// "library-type-change"), and the two lightweight-migration options it passes
+    /// (NSMigratePersistentStoresAutomaticallyOption, NSInferMappingModelAutomaticallyOption): how an app update
+    /// meets an old backup.
     public var appModel = "library"
-    public var lightweightMigration = false
+    public var migrateAutomatically = false
+    public var inferMappingModel = false
+    /// Both options on (`lightweight_migration: true`), as a careful app passes them.
+    public var lightweightMigration: Bool {
+        get { migrateAutomatically && inferMappingModel }
+        set { (migrateAutomatically, inferMappingModel) = (newValue, newValue) }
+    }
+    /// What the app does when its store will not open (`incompatible_store:`): `fail` (reports the error) or
+    /// `move-aside` (seed 004's recovery: the store is moved into `Incompatible/` and `addPersistentStore`
+    /// creates a new, empty store in its place).
+    public var incompatibleStore = "fail"
     /// `free`: writers run as fast as the OS schedules them. `turns`: writers take turns, one transaction at a
     /// time, in an order drawn from the seed, and a step runs while a seeded number of turns is granted: the
     /// replay mode, in which the same seed gives the same interleaving of commits and steps.
@@ -53,6 +67,10 @@ public struct Scenario: Sendable, Equatable, Codable {
         /// `stop` (default): a restore quits the readers first, as an app closes its stack; `keep`: they read on
         /// across the restore with their connections open (`connections-agree` checks what they see after it).
         public var acrossRestore = "stop"
+        /// `stop` (default): a `relocate` quits the readers first and starts them again on the store at its new
+        /// place once the move has ended; `keep`: they read on with the old store open (a widget that was not
+        /// told), and `relocation-carries-commits` reports what they saw after the move.
+        public var acrossRelocate = "stop"
         public init() {}
     }
 
@@ -61,6 +79,9 @@ public struct Scenario: Sendable, Equatable, Codable {
         public var blobFraction = 0.2
         public var blobSize = 128 * 1024
         public var journalMode = "wal"
+        /// `auto_vacuum` of the generated store: `none` (the model's default) or `incremental` (as real Core Data
+        /// stores have it; docs/fidelity.md).
+        public var autoVacuum = "none"
         /// Give the generated store Core Data's persistent-history tables (`ACHANGE`, `ATRANSACTION`, ...), recorded
         /// into on every save, as a store opened with NSPersistentHistoryTrackingKey has.
         public var history = false
@@ -113,6 +134,12 @@ public struct Scenario: Sendable, Equatable, Codable {
         /// history is the restored store plus the commits acknowledged after it (docs/events.md, "Restore, then
         /// continue"). Writers of the earlier round still running then are stopped once the restore has ended.
         public var afterRestore = "stop"
+        /// `stop` (default): writers still running when a `relocate` comes are stopped before the move (the app
+        /// closes its stack to move it) and, once the move has ended, a new round of writers starts on the store
+        /// at its new place (the app relaunched there). `keep`: they keep the old store open across the move and
+        /// go on committing to it (a widget or an extension that was not told); the new round starts all the
+        /// same, and `relocation-carries-commits` says where every commit of the kept writers went.
+        public var acrossRelocate = "stop"
         public init() {}
     }
 

@@ -141,8 +141,21 @@ public enum ScenarioParser {
         if let name = try reader.string("name") { s.name = name }
         if let description = try reader.string("description") { s.description = description }
         if let seed = try reader.int("seed") { s.seed = UInt64(seed) }
-        if let model = try reader.choice("app_model", ["library", "library-v2"]) { s.appModel = model }
-        if let lightweight = try reader.bool("lightweight_migration") { s.lightweightMigration = lightweight }
+        if let model = try reader.choice("app_model", ["library", "library-v2", "library-type-change"]) { s.appModel = model }
+        if let node = reader.node("lightweight_migration") {
+            if case .mapping = node {
+                // The two options set apart, as an app may pass only one of them.
+                var options = try NodeReader(node, file: reader.file, context: "scenario.lightweight_migration")
+                if let v = try options.bool("migrate_automatically") { s.migrateAutomatically = v }
+                if let v = try options.bool("infer_mapping_model") { s.inferMappingModel = v }
+                try options.finish()
+            } else if let lightweight = node.bool {
+                s.lightweightMigration = lightweight
+            } else {
+                throw reader.error(node, "lightweight_migration must be true, false or {migrate_automatically: BOOL, infer_mapping_model: BOOL}, not '\(node.string ?? "?")'")
+            }
+        }
+        if let v = try reader.choice("incompatible_store", ["fail", "move-aside"]) { s.incompatibleStore = v }
         if let limit = try reader.double("time_limit", range: 1...86_400) { s.timeLimit = limit }
         if let scheduler = try reader.choice("scheduler", ["free", "turns"]) { s.scheduler = scheduler }
         if var store = try reader.mapping("store") {
@@ -150,10 +163,15 @@ public enum ScenarioParser {
             if let v = try store.double("blob_fraction", range: 0...1) { s.store.blobFraction = v }
             if let v = try store.size("blob_size") { s.store.blobSize = v }
             if let v = try store.choice("journal_mode", ["wal", "delete", "truncate"]) { s.store.journalMode = v }
+            if let v = try store.choice("auto_vacuum", ["none", "incremental"]) { s.store.autoVacuum = v }
             if let v = try store.bool("history") { s.store.history = v }
             if let v = try store.bool("inheritance") { s.store.inheritance = v }
             if let v = try store.bool("cloudkit") { s.store.cloudkit = v }
             if let v = try store.size("free_space", range: 0...(16 << 30)) { s.store.freeSpace = v }
+            if s.store.autoVacuum == "incremental", s.store.freeSpace > 0 {
+                // The generator writes its free pages as holes without the pointer-map pages auto-vacuum keeps.
+                throw store.error(store.node("auto_vacuum"), "store.auto_vacuum: incremental does not go with free_space (the generator's free pages have no pointer-map pages)")
+            }
             if let v = try store.string("from") {
                 let url = URL(fileURLWithPath: v, relativeTo: URL(fileURLWithPath: store.file).deletingLastPathComponent()).standardizedFileURL
                 var info = stat()
@@ -172,6 +190,7 @@ public enum ScenarioParser {
             if let v = try readers.double("hold", range: 0...600) { spec.hold = v }
             if let v = try readers.double("every", range: 0...600) { spec.every = v }
             if let v = try readers.choice("across_restore", ["keep", "stop"]) { spec.acrossRestore = v }
+            if let v = try readers.choice("across_relocate", ["keep", "stop"]) { spec.acrossRelocate = v }
             try readers.finish()
             s.readers = spec
         }
@@ -203,6 +222,7 @@ public enum ScenarioParser {
             if let v = try writers.double("external_data_grace", range: 0...3600) { s.writers.externalDataGrace = v }
             if let v = try writers.bool("sync_external_data") { s.writers.syncExternalData = v }
             if let v = try writers.choice("across_restore", ["keep", "stop"]) { s.writers.acrossRestore = v }
+            if let v = try writers.choice("across_relocate", ["keep", "stop"]) { s.writers.acrossRelocate = v }
             if let v = try writers.choice("after_restore", ["continue", "stop"]) {
                 // The turns scheduler hands each writer its turns through a FIFO made before the run: it has no
                 // way to give turns to writers started later.
@@ -280,6 +300,11 @@ public enum ScenarioParser {
                 }
                 return name
             }.filter { $0 != "all" }
+        }
+        if let list = try reader.sequence("expect_metrics") {
+            s.expectMetrics = try metricExpectations(list, file: reader.file, schedule: s.schedule)
+            // Bounds the scenario states are judged even where it lists its invariants.
+            if !s.expectMetrics.isEmpty, !s.invariants.isEmpty, !s.invariants.contains("metrics-within-bounds") { s.invariants.append("metrics-within-bounds") }
         }
         if let expectNode = reader.node("expect") {
             guard let text = expectNode.string else { throw reader.error(expectNode, "expect must be `pass` or `violation <invariant>`") }

@@ -8,7 +8,12 @@ public enum ScenarioYAML {
         if !s.description.isEmpty { out.append("description: \(quote(s.description))") }
         out.append("seed: \(s.seed)")
         out.append("app_model: \(s.appModel)")
-        out.append("lightweight_migration: \(s.lightweightMigration)")
+        if s.migrateAutomatically == s.inferMappingModel {
+            out.append("lightweight_migration: \(s.lightweightMigration)")
+        } else {
+            out.append("lightweight_migration: {migrate_automatically: \(s.migrateAutomatically), infer_mapping_model: \(s.inferMappingModel)}")
+        }
+        if s.incompatibleStore != "fail" { out.append("incompatible_store: \(s.incompatibleStore)") }
         out.append("time_limit: \(s.timeLimit)")
         out.append("scheduler: \(s.scheduler)")
         out.append("store:")
@@ -20,6 +25,7 @@ public enum ScenarioYAML {
             out.append("  blob_size: \(s.store.blobSize)")
         }
         out.append("  journal_mode: \(s.store.journalMode)")
+        if s.store.autoVacuum != "none" { out.append("  auto_vacuum: \(s.store.autoVacuum)") }
         if s.store.history { out.append("  history: true") }
         if s.store.inheritance { out.append("  inheritance: true") }
         if s.store.cloudkit { out.append("  cloudkit: true") }
@@ -37,10 +43,12 @@ public enum ScenarioYAML {
         if s.writers.syncExternalData { out.append("  sync_external_data: true") }
         if s.writers.acrossRestore != "keep" { out.append("  across_restore: \(s.writers.acrossRestore)") }
         if s.writers.afterRestore != "stop" { out.append("  after_restore: \(s.writers.afterRestore)") }
+        if s.writers.acrossRelocate != "stop" { out.append("  across_relocate: \(s.writers.acrossRelocate)") }
         out.append("  mix: {insert: \(s.writers.mix.insert), update: \(s.writers.mix.update), delete: \(s.writers.mix.delete), link: \(s.writers.mix.link)}")
         if let c = s.cloud { out.append("cloud: {account: \(c.account), setup_deadline: \(c.setupDeadline), container: \(quote(c.container))}") }
         if let r = s.readers {
-            out.append("readers: {count: \(r.count), hold: \(r.hold), every: \(r.every)" + (r.acrossRestore == "stop" ? "}" : ", across_restore: \(r.acrossRestore)}"))
+            out.append("readers: {count: \(r.count), hold: \(r.hold), every: \(r.every)" + (r.acrossRestore == "stop" ? "" : ", across_restore: \(r.acrossRestore)")
+                       + (r.acrossRelocate == "stop" ? "}" : ", across_relocate: \(r.acrossRelocate)}"))
         }
         out += scheduleLines(s.schedule)
         out += sidecarLines(s.sidecars)
@@ -72,6 +80,7 @@ public enum ScenarioYAML {
             out.append("    mode: \(quote(crash.mode))")
         }
         out.append(s.invariants.isEmpty ? "invariants: [all]" : "invariants: [\(s.invariants.joined(separator: ", "))]")
+        out += metricLines(s.expectMetrics)
         out.append("expect: \(s.expect)")
         return out.joined(separator: "\n") + "\n"
     }

@@ -25,10 +25,16 @@ enum LightweightMigration {
         return result
     }
 
+    /// With `infer` off (NSInferMappingModelAutomaticallyOption not set) Core Data needs a mapping model the app
+    /// ships; the model has none, so once the source model is found the migration stops at 134140.
     static func migrate(_ db: Database, store: String, metadata: StoreMetadata, numbers: [String: Int64],
-                        to model: ManagedObjectModel) throws -> (StoreLayout, StoreMetadata) {
+                        to model: ManagedObjectModel, infer: Bool = true, differences: [String] = []) throws -> (StoreLayout, StoreMetadata) {
         let cache = try db.tableExists("Z_MODELCACHE") ? try Data.fetchOne(db, sql: "SELECT Z_CONTENT FROM Z_MODELCACHE LIMIT 1") : nil
         guard let cache, ModelCache.decode(cache) != nil else { throw StoreError.missingSourceModel(store: store) }
+        guard infer else {
+            throw StoreError.noInferredMapping(store: store, differences: differences
+                + ["NSInferMappingModelAutomaticallyOption is off and the app ships no mapping model"])
+        }
         var numbers = numbers
         var next = (numbers.values.max() ?? 0) + 1
         for entity in model.entities where numbers[entity.name] == nil {

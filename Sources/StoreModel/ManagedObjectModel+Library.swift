@@ -9,6 +9,28 @@ extension ManagedObjectModel {
     /// Data stores inheritance: the drills of `store: {inheritance: true}` run on it.
     public static let libraryWithInheritance: ManagedObjectModel = libraryVersion(1, inheritance: true)
 
+    /// Version 1 with `Note.views` changed from Integer 64 to String (`app_model: library-type-change`): a change
+    /// no mapping can be inferred for, so opening a version 1 store with it fails with 134140 even with both
+    /// lightweight-migration options on.
+    public static let libraryTypeChange: ManagedObjectModel = {
+        var model = libraryVersion(1)
+        model.versionIdentifier = "Library v1 with Note.views as String"
+        let note = model.entities.firstIndex { $0.name == "Note" }!
+        let views = model.entities[note].attributes.firstIndex { $0.name == "views" }!
+        model.entities[note].attributes[views].type = .string
+        return model
+    }()
+
+    /// The model a scenario's `app_model` names (`library`, `library-v2`, `library-type-change`); `library` with
+    /// `inheritance` is the library model with its `Item` hierarchy.
+    public static func named(_ name: String, inheritance: Bool = false) -> ManagedObjectModel {
+        switch name {
+        case "library-v2": libraryV2
+        case "library-type-change": libraryTypeChange
+        default: inheritance ? libraryWithInheritance : library
+        }
+    }
+
     /// Builds version 1 or 2 of the library model, with or without the `Item` hierarchy.
     public static func libraryVersion(_ version: Int, inheritance: Bool = false) -> ManagedObjectModel {
         let id = AttributeDescription("lifeboatID", .uuid, optional: false)

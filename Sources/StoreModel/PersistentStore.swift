@@ -50,7 +50,10 @@ public final class PersistentStore: Sendable {
         let journalMode = options.journalMode.rawValue.uppercased()
         let synchronous = options.synchronous.rawValue.uppercased()
         let readOnly = options.readOnly
+        let incremental = options.incrementalAutoVacuum
         configuration.prepareDatabase { db in
+            // Only a database with no table yet takes it: on an existing store this changes nothing.
+            if incremental, !readOnly { try db.execute(sql: "PRAGMA auto_vacuum = INCREMENTAL") }
             if !readOnly { try db.execute(sql: "PRAGMA journal_mode = \(journalMode)") }
             try db.execute(sql: "PRAGMA synchronous = \(synchronous)")
         }
@@ -91,13 +94,17 @@ public final class PersistentStore: Sendable {
                     return (StoreLayout(model: model, entityNumbers: numbers), metadata)
                 }
                 let differences = LightweightMigration.differences(stored: metadata.versionHashes, model: model)
-                guard options.migrateAutomatically, options.inferMappingModel, !options.readOnly else {
+                // NSInferMappingModelAutomaticallyOption counts only with NSMigratePersistentStoresAutomaticallyOption
+                // on; with migration on and inference off Core Data looks for a mapping model the app ships, and
+                // there is none (docs/fidelity.md, "Lightweight migration and metadata").
+                guard options.migrateAutomatically, !options.readOnly else {
                     throw StoreError.incompatibleModel(store: files.database.path, differences: differences)
                 }
                 var result: (StoreLayout, StoreMetadata)?
                 try db.inTransaction(.immediate) {
                     result = try LightweightMigration.migrate(db, store: files.database.path, metadata: metadata,
-                                                              numbers: numbers, to: model)
+                                                              numbers: numbers, to: model, infer: options.inferMappingModel,
+                                                              differences: differences)
                     return .commit
                 }
                 return result!

@@ -8,6 +8,10 @@ public struct StoreOptions: Sendable, Hashable, Codable {
     /// WAL by default, as Core Data uses since iOS 7.
     public var journalMode: JournalMode = .wal
     public var synchronous: Synchronous = .full
+    /// `PRAGMA auto_vacuum` of a store this open creates: real Core Data stores are INCREMENTAL (docs/fidelity.md,
+    /// "Core Data's SQLite settings"); the model's default stays NONE until every drill is re-measured on it
+    /// (scenario key `store.auto_vacuum`). No effect on an existing store.
+    public var incrementalAutoVacuum = false
     /// NSMigratePersistentStoresAutomaticallyOption.
     public var migrateAutomatically = false
     /// NSInferMappingModelAutomaticallyOption.

@@ -34,19 +34,10 @@ public enum AppGroupMove {
     }
 
     /// The seed's cleanup: removes the old `.sqlite`, then `<container name>.sqlite-shm`, `-wal` and
-    /// `ckAssetFiles` beside it, ignoring errors (`try?`). The companions are named after the CloudKit
-    /// container, not the store: unless the two names agree, the store's own `-wal` and `-shm` stay. Returns the
-    /// files of the old store left behind.
+    /// `ckAssetFiles` beside it, ignoring errors (`OldStoreCleanup`). Returns the files of the old store left behind.
     @discardableResult
     public static func removeFiles(_ old: URL, containerName: String) -> [String] {
-        let directory = old.deletingLastPathComponent()
-        try? FileManager.default.removeItem(at: old)
-        for name in ["\(containerName).sqlite-shm", "\(containerName).sqlite-wal", "ckAssetFiles"] {
-            try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
-        }
-        let files = StoreFiles(old)
-        return [files.database, files.wal, files.shm, files.journal].filter { FileManager.default.fileExists(atPath: $0.path) }
-            .map(\.lastPathComponent)
+        OldStoreCleanup.removeFiles(old, containerName: containerName)
     }
 
     /// Loads the moved store again with CloudKit on. The mirror's setup and first sync run in the background in
@@ -56,6 +47,15 @@ public enum AppGroupMove {
         let store = try coordinator.addStore(at: new, options: options.storeOptions)
         defer { try? coordinator.remove(store) }
         try CloudKitMirror.prepare(store)
+    }
+
+    /// With the CloudKit options kept on for the move (`StrategyOptions.cloudKitDuringMove`): loading the old
+    /// store waits on the mirror's setup first, as in `load`; signed out of iCloud it never completes and this
+    /// throws at the deadline with the mirror's retry log (seed 002: "My app was freezing during migration if
+    /// iCloud was turned off").
+    public static func waitForMirrorIfOn(_ old: URL, options: StrategyOptions) throws {
+        guard options.cloudKitDuringMove else { return }
+        try mirror(options)?.setUp(label: "load \(old.lastPathComponent) with CloudKit on")
     }
 
     static func mirror(_ options: StrategyOptions) -> CloudKitMirror? {
@@ -81,8 +81,9 @@ public struct RelocateAppGroup: RelocationStrategy {
         try timed {
             let coordinator = PersistentStoreCoordinator(model: model)
             var steps: [String] = []
-            _ = try AppGroupMove.load(old, coordinator: coordinator, cloudKit: cloudKitDuringMove, options: options)
-            steps.append(cloudKitDuringMove ? "load (CloudKit on)" : "load (CloudKit off)")
+            let cloudKitOn = cloudKitDuringMove || options.cloudKitDuringMove
+            _ = try AppGroupMove.load(old, coordinator: coordinator, cloudKit: cloudKitOn, options: options)
+            steps.append(cloudKitOn ? "load (CloudKit on)" : "load (CloudKit off)")
             let report = try AppGroupMove.replace(old, into: new, coordinator: coordinator, options: options)
             steps.append("replace")
             try AppGroupMove.destroy(old, coordinator: coordinator)

@@ -81,6 +81,7 @@ public struct RelocateMigrate: RelocationStrategy {
 
     public func relocate(from old: URL, to new: URL, model: ManagedObjectModel, options: StrategyOptions) throws -> StrategyOutcome {
         try timed {
+            try AppGroupMove.waitForMirrorIfOn(old, options: options)
             let report = try MigrateOperation.run(from: old, to: new, model: model, sourceOptions: options.storeOptions,
                                                   destinationOptions: options.storeOptions, vacuum: false,
                                                   existingDestination: options.migrateExistingDestination,
@@ -101,6 +102,7 @@ public struct RelocateReplace: RelocationStrategy {
 
     public func relocate(from old: URL, to new: URL, model: ManagedObjectModel, options: StrategyOptions) throws -> StrategyOutcome {
         try timed {
+            try AppGroupMove.waitForMirrorIfOn(old, options: options)
             let coordinator = PersistentStoreCoordinator(model: model)
             let report = try coordinator.replace(at: new, from: old, options: options.replaceOptions)
             try coordinator.destroy(at: old)

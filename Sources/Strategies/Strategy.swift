@@ -44,6 +44,10 @@ public struct StrategyOptions: Sendable, Hashable, Codable {
     public var cloud: String?
     public var cloudKitContainerName = "iCloud.com.example.Library"
     public var mirrorSetupDeadline = 5.0
+    /// Moves: keep the store's CloudKit options on while it moves (seed 002's first attempt), so loading the
+    /// old store waits on the mirror's setup; `relocate-app-group-cloudkit-on` always does. CLI
+    /// `--cloudkit-on-during-move`, scenario `relocate: ... cloudkit: on`.
+    public var cloudKitDuringMove = false
 
     public init() {}
 

@@ -10,7 +10,7 @@ public enum StrategyCatalog {
         DestroyThenMigrateRestore(), ReplaceThenReaddRestore(), FileCopyOverRestore(), CommandRestore(),
     ]
     public static let relocations: [any RelocationStrategy] = [
-        RelocateMigrate(), RelocateReplace(), RelocateAppGroup(), RelocateAppGroup(cloudKitDuringMove: true),
+        RelocateMigrate(), RelocateReplace(), RelocateReplaceOnly(), RelocateAppGroup(), RelocateAppGroup(cloudKitDuringMove: true),
     ]
 
     public static func backup(named name: String) throws -> any BackupStrategy {

@@ -12,8 +12,10 @@ import StoreModel
 public struct StoreOperation: Sendable {
     public struct Configuration: Sendable, Codable {
         public var store: String
-        /// `checkpoint`, `vacuum` or `bulk-delete`.
+        /// `checkpoint`, `vacuum`, `bulk-delete` or `cleanup` (seed 002's cleanup of a moved store's old files).
         public var operation: String
+        /// cleanup: the name the companions' names are built from (`<container>.sqlite-wal`, ...).
+        public var containerName: String?
         /// checkpoint: PASSIVE, FULL, RESTART or TRUNCATE.
         public var mode: String?
         /// bulk-delete: the notes that may be deleted, in the order to take them (the runner draws it from the
@@ -52,6 +54,13 @@ public struct StoreOperation: Sendable {
         options.journalMode = StoreOptions.JournalMode(rawValue: c.journalMode) ?? .wal
         options.syncExternalFiles = options.synchronous == .full || options.synchronous == .extra
         let model = ManagedObjectModel.appModel(for: URL(fileURLWithPath: c.store), fallback: .library)
+        if c.operation == "cleanup" {
+            // No connection of its own: the cleanup destroys the store through a coordinator that has not loaded it.
+            let old = URL(fileURLWithPath: c.store)
+            let leftovers = try OldStoreCleanup.run(old, containerName: c.containerName ?? old.deletingPathExtension().lastPathComponent,
+                                                    coordinator: PersistentStoreCoordinator(model: model))
+            return Result(operation: "cleanup", details: ["leftovers": leftovers.joined(separator: " ")])
+        }
         let store = try PersistentStore(at: URL(fileURLWithPath: c.store), model: model, options: options)
         defer { try? store.close() }
         switch c.operation {

@@ -30,6 +30,8 @@ public struct Writer: Sendable {
         /// The run starts with no store (`store.fresh`): the writer's open creates it, so it is the harness's own
         /// model whatever the file looks like yet (missing, 0 bytes, or another writer's half-made schema).
         public var createsStore = false
+        /// Where the runner asks this writer to migrate its store on its own coordinator (`InAppMigrate`).
+        public var inAppMigrateRequest: String?
 
         public init(store: String, history: String, index: Int, seed: UInt64, transactions: Int, rate: Double, mix: [Int],
                     blobFraction: Double, blobSize: Int, synchronous: String, checkpoint: String, epoch: Double) {
@@ -62,8 +64,10 @@ public struct Writer: Sendable {
         options.syncExternalFiles = c.syncExternalData
         if let grace = c.externalDataGracePeriod { options.externalDataGracePeriod = grace }
         let model = ManagedObjectModel.appModel(for: URL(fileURLWithPath: c.store), fallback: .library)
-        let store = try PersistentStore(at: URL(fileURLWithPath: c.store), model: model, options: options)
-        defer { try? store.close() }
+        // The app's coordinator: a migrate on it (`InAppMigrate`) swaps the store its saves go to for the copy.
+        let coordinator = PersistentStoreCoordinator(model: model)
+        var store = try coordinator.addStore(at: URL(fileURLWithPath: c.store), options: options)
+        defer { for loaded in coordinator.stores { try? coordinator.remove(loaded) } }
         switch c.checkpoint {
         case "none": try store.withConnection { try $0.execute(sql: "PRAGMA wal_autocheckpoint = 0") }
         case "frequent": try store.withConnection { try $0.execute(sql: "PRAGMA wal_autocheckpoint = 16") }
@@ -79,6 +83,7 @@ public struct Writer: Sendable {
         let pacer = TransactionPacer(turnsFIFO: c.turns, rate: c.rate)
         for seq in 1...max(1, c.transactions) where c.transactions > 0 {
             guard pacer.awaitTurn(seq) else { break }
+            store = try InAppMigrate.serve(c.inAppMigrateRequest, store: store, coordinator: coordinator, options: options, now: now)
             var change = nextChange(&random, mine: mine, order: order, folders: folders, tags: tags, seq: seq,
                                     items: model.hierarchyEntities)
             if change.op != "insert", change.op != "delete" {

@@ -52,7 +52,7 @@ import Testing
         let measured = Measure.store(backup, label: "backup", state: true)
         #expect(measured.checks.value?.hasViolations == false, "\(String(describing: measured.checks.value?.violations))")
         #expect(measured.state?.value?.notes.count == notes)
-        #expect(Measure.open(backup, model: .library, lightweight: true).value?.objects ?? 0 > 0)
+        #expect(Measure.open(backup, model: .library, options: .lightweightMigration, recovery: "fail").value?.objects ?? 0 > 0)
         #expect(Measured.of { try StoreComparison.compare(backup, against: live) }.value?.hasViolations == false)
         #expect(try listing(backup.deletingLastPathComponent()) == before, "a check created, removed or changed a file beside the store")
     }

@@ -41,6 +41,30 @@ import Testing
         #expect(Self.code { _ = try PersistentStore(at: live, model: .libraryV2, options: .lightweightMigration) } == 134130)
     }
 
+    /// NSInferMappingModelAutomaticallyOption counts only with NSMigratePersistentStoresAutomaticallyOption on;
+    /// migration on with inference off needs a mapping model the app ships (none here): 134140, after the source
+    /// model is found (134130 first when it is not).
+    @Test func theTwoOptionsApart() throws {
+        let scratch = try Scratch("lightweight-options")
+        let live = try scratch.store(objects: 6)
+        var migrateOnly = StoreOptions()
+        migrateOnly.migrateAutomatically = true
+        var inferOnly = StoreOptions()
+        inferOnly.inferMappingModel = true
+        #expect(Self.code { _ = try PersistentStore(at: live, model: .libraryV2, options: inferOnly) } == 134100)
+        #expect(Self.code { _ = try PersistentStore(at: live, model: .libraryV2, options: migrateOnly) } == 134140)
+        #expect(Self.code { _ = try PersistentStore(at: live, model: .libraryTypeChange, options: .lightweightMigration) } == 134140)
+        // None of them touched the store; both options migrate it.
+        let migrated = try PersistentStore(at: live, model: .libraryV2, options: .lightweightMigration)
+        #expect(try migrated.count("Note") > 0)
+        try migrated.close()
+        let bare = try scratch.store("bare/Library.sqlite", objects: 6)
+        let queue = try DatabaseQueue(path: bare.path)
+        try queue.write { try $0.execute(sql: "DELETE FROM Z_MODELCACHE") }
+        try queue.close()
+        #expect(Self.code { _ = try PersistentStore(at: bare, model: .libraryV2, options: migrateOnly) } == 134130)
+    }
+
     @Test func aRequiredAttributeWithADefaultOrOverNoRowsMigrates() throws {
         let scratch = try Scratch("lightweight-default")
         let live = try scratch.store(objects: 6)

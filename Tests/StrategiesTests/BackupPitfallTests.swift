@@ -140,7 +140,7 @@ import Testing
         #expect(StrategyCatalog.backups.map(\.name) == ["file-copy", "file-copy-all", "file-copy-full", "migrate", "replace",
                                                         "backup-api", "vacuum-into", "sqlite3-cli", "command"])
         #expect(StrategyCatalog.restores.map(\.name) == ["destroy-then-migrate", "replace-then-readd", "file-copy-over", "command"])
-        #expect(StrategyCatalog.relocations.map(\.name) == ["relocate-migrate", "relocate-replace", "relocate-app-group", "relocate-app-group-cloudkit-on"])
+        #expect(StrategyCatalog.relocations.map(\.name) == ["relocate-migrate", "relocate-replace", "relocate-replace-only", "relocate-app-group", "relocate-app-group-cloudkit-on"])
         #expect(throws: UnknownStrategy.self) { try StrategyCatalog.backup(named: "teleport") }
     }
 }

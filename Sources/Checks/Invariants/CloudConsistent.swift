@@ -10,12 +10,15 @@ struct CloudConsistent: Invariant {
     let fix = "restore into a store the mirror has not seen (a new store UUID) or reset the mirror's metadata, then let CloudKit sync again"
 
     func check(_ run: JudgedRun) -> [Verdict] {
-        guard let final = run.record.cloud.final else { return [] }
-        let label = run.record.cloud.finalLabel ?? "after the last sync"
-        guard let input = final.value else {
-            return [Verdict(name, .violated, "\(label): the store or the zone cannot be read", evidence: ["\(label): \(final.error ?? "?")"])]
+        var measured: [(String, Measured<CloudConsistencyInput>)] = []
+        if let final = run.record.cloud.final { measured.append((run.record.cloud.finalLabel ?? "after the last sync", final)) }
+        measured += run.record.cloud.devices.sorted { $0.key < $1.key }
+        return measured.map { label, input in
+            guard let value = input.value else {
+                return Verdict(name, .violated, "\(label): the store or the zone cannot be read", evidence: ["\(label): \(input.error ?? "?")"])
+            }
+            return Self.verdict(value, label: label)
         }
-        return [Self.verdict(input, label: label)]
     }
 
     static func verdict(_ input: CloudConsistencyInput, label: String) -> Verdict {

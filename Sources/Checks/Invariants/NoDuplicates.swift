@@ -15,7 +15,7 @@ struct NoDuplicates: Invariant {
             if let verdict = StoreCheckVerdicts.verdict(name, [.duplicateIdentity], store: sync.store, held: { _ in "each identity once" }) {
                 verdicts.append(verdict)
             }
-            verdicts.append(Self.zone(sync.zone, label: "zone after \(sync.label)"))
+            if let zone = sync.zone { verdicts.append(Self.zone(zone, label: "zone after \(sync.label)")) }
         }
         return verdicts
     }

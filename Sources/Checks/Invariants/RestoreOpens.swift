@@ -1,7 +1,8 @@
 import Foundation
 
-/// `restore-opens`: the app can add the restored store with its current model (lightweight migration where the
-/// scenario allows it), and it is not silently empty.
+/// `restore-opens`: the app can add the restored store with its current model and the options it passes, and it
+/// is not silently empty (a store that is missing, or moved aside as incompatible, opens empty: Core Data makes a
+/// new one).
 struct RestoreOpens: Invariant {
     let name = "restore-opens"
     let fix = "open the restored store with the migration options (NSMigratePersistentStoresAutomaticallyOption, NSInferMappingModelAutomaticallyOption) or migrate it first"
@@ -16,7 +17,8 @@ struct RestoreOpens: Invariant {
             let backupState = run.backup(named: restore.source)?.backup?.store.state?.value
             let backupObjects = backupState.map { $0.notes.count + $0.others.count } ?? 0
             if opened.objects == 0, backupObjects > 0 {
-                return Verdict(name, .violated, "\(label): opened empty", evidence: ["the backup held \(backupObjects) objects"])
+                return Verdict(name, .violated, "\(label): opened empty (\(opened.how))",
+                               evidence: opened.evidence.map { "\(label): \($0)" } + ["the backup held \(backupObjects) objects"])
             }
             return Verdict(name, .held, "\(label): \(opened.how), \(opened.objects) objects")
         }

@@ -8,7 +8,7 @@ public enum InvariantRegistry {
         Integrity(), NoDuplicates(), WalContentCarried(), SnapshotConsistent(), BlobsCarried(),
         RestoreEqualsBackup(), RestoreOpens(), DurableAfterCrash(), LiveStoreUnaffected(), MetadataPreserved(),
         BackupCompletes(), BackupDurable(), ReaderConsistent(), RestoreDurable(), RestoreAtTime(), ConnectionsAgree(),
-        CloudConsistent(), RelocationCompletes(), NoRunaway(),
+        CloudConsistent(), RelocationCompletes(), RelocationCarriesCommits(), MetricsWithinBounds(), NoRunaway(),
         AppDurable(),
     ]
 

@@ -25,18 +25,39 @@ public enum Measure {
         Measured.of { try StoreComparison.compare(url, against: expected, limitPerKind: allFindings) }
     }
 
-    /// The app's first open of a restored store with `model` (and its lightweight migration where allowed): how
-    /// many objects it reads. A user's own store (no model of ours) opens when it reads whole.
-    public static func open(_ url: URL, model: ManagedObjectModel, lightweight: Bool) -> Measured<OpenedStore> {
-        Measured.of {
+    /// The app's first open of a restored store with `model` and the options it passes (its lightweight
+    /// migration where allowed), on a recovered private copy: how many objects it reads. A user's own store (no
+    /// model of ours) opens when it reads whole. As Core Data's `addPersistentStore` does, a missing store is
+    /// created, empty. With `recovery: "move-aside"` the app follows seed 004's recovery (Bart Jacobs, Core Data
+    /// migrations): a store that will not open goes into `Incompatible/` and a new, empty store takes its place.
+    public static func open(_ url: URL, model: ManagedObjectModel, options: StoreOptions, recovery: String) -> Measured<OpenedStore> {
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            return Measured(OpenedStore(objects: 0, how: "no store at \(url.lastPathComponent): addPersistentStore creates a new one",
+                                        evidence: ["no store at \(url.path) after the restore; Core Data's addPersistentStore creates a new, empty store there"]))
+        }
+        return Measured.of {
             try StoreState.onRecoveredCopy(of: url) { copy -> OpenedStore in
                 if try StoreKind.of(copy) == .layout {
                     try StoreKind.requireReadable(copy)
                     return OpenedStore(objects: try StoreState.readLayout(copy).notes.count, how: "reads whole")
                 }
-                let store = try PersistentStore(at: copy, model: model, options: lightweight ? .lightweightMigration : StoreOptions())
-                defer { try? store.close() }
-                return OpenedStore(objects: try model.entities.reduce(0) { $0 + (try store.count($1.name)) }, how: "opens with \(model.versionIdentifier)")
+                do {
+                    let store = try PersistentStore(at: copy, model: model, options: options)
+                    defer { try? store.close() }
+                    return OpenedStore(objects: try model.entities.reduce(0) { $0 + (try store.count($1.name)) }, how: "opens with \(model.versionIdentifier)")
+                } catch let error as StoreError where recovery == "move-aside" {
+                    // The copy's files go aside, and the app adds a store at the same path: a new, empty one.
+                    let aside = copy.deletingLastPathComponent().appendingPathComponent("Incompatible", isDirectory: true)
+                    try FileManager.default.createDirectory(at: aside, withIntermediateDirectories: true)
+                    for file in [copy, StoreFiles(copy).wal, StoreFiles(copy).shm] where FileManager.default.fileExists(atPath: file.path) {
+                        try FileManager.default.moveItem(at: file, to: aside.appendingPathComponent(file.lastPathComponent))
+                    }
+                    let store = try PersistentStore(at: copy, model: model, options: options)
+                    defer { try? store.close() }
+                    return OpenedStore(objects: try model.entities.reduce(0) { $0 + (try store.count($1.name)) },
+                                       how: "moved aside after \(error.code), a new store opens with \(model.versionIdentifier)",
+                                       evidence: ["\(error)", "the app moved the store into Incompatible/ and added a new, empty store in its place (incompatible_store: move-aside)"])
+                }
             }
         }
     }

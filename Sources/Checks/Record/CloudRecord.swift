@@ -9,6 +9,8 @@ public struct CloudRecord: Sendable, Codable {
     public var final: Measured<CloudConsistencyInput>?
     /// The label of the final sync ("after sync-3, the last sync").
     public var finalLabel: String?
+    /// A second device on the same account (`device:`), after its last sync: label -> its store and the zone.
+    public var devices: [String: Measured<CloudConsistencyInput>] = [:]
 
     public init() {}
 }
@@ -17,9 +19,10 @@ public struct CloudRecord: Sendable, Codable {
 public struct SyncMeasurement: Sendable, Codable {
     public var label: String
     public var store: StoreMeasurement
-    public var zone: Measured<[CloudKitZone.Record]>
+    /// Nil when the run has no zone (a store without CloudKit).
+    public var zone: Measured<[CloudKitZone.Record]>?
 
-    public init(label: String, store: StoreMeasurement, zone: Measured<[CloudKitZone.Record]>) {
+    public init(label: String, store: StoreMeasurement, zone: Measured<[CloudKitZone.Record]>?) {
         self.label = label
         self.store = store
         self.zone = zone

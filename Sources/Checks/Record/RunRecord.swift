@@ -40,6 +40,10 @@ public struct RunRecord: Sendable, Codable {
     /// How each writer and reader process ended.
     public var processes: [ProcessExit] = []
     public var cloud = CloudRecord()
+    /// Every `relocate` that finished.
+    public var relocations: [RelocationRecord] = []
+    /// What each step measured, for `expect_metrics:`.
+    public var stepMetrics = StepMetrics()
     /// The backup area's size while a sidecar ran (nil: not sampled).
     public var backupArea: BackupAreaRecord?
 
@@ -76,9 +80,12 @@ public struct JudgingPlan: Sendable, Codable, Equatable {
     public var synchronous: String
     /// `faults.backups_on_volume`: backups meet the crash too.
     public var backupsOnVolume: Bool
+    /// `expect_metrics:`: bounds on the steps' measurements.
+    public var metricBounds: [MetricsCheck.Bound] = []
 
     public init(scenario: String, scenarioFile: String, description: String, seed: UInt64, invariants: [String], expectation: String,
-                synchronous: String, backupsOnVolume: Bool) {
+                synchronous: String, backupsOnVolume: Bool, metricBounds: [MetricsCheck.Bound] = []) {
+        self.metricBounds = metricBounds
         self.scenario = scenario
         self.scenarioFile = scenarioFile
         self.description = description
@@ -142,6 +149,15 @@ public struct RoundRecord: Sendable, Codable {
         self.liveBeforeRestore = liveBeforeRestore
         self.liveBeforeRestoreAt = liveBeforeRestoreAt
     }
+}
+
+/// What each schedule entry measured the first time it ran (its peak memory, time, bytes loaded), by entry index,
+/// and how to name it.
+public struct StepMetrics: Sendable, Codable {
+    public var measured: [Int: [String: Double]] = [:]
+    public var labels: [Int: String] = [:]
+
+    public init() {}
 }
 
 /// How a writer or reader process ended.

@@ -115,14 +115,17 @@ public struct RestoreAfterCrash: Sendable, Codable {
     }
 }
 
-/// The app's first open of a store: how many objects it reads, and how it opened ("opens with Library v1").
+/// The app's first open of a store: how many objects it reads, how it opened ("opens with Library v1"; "moved
+/// aside after 134100, a new store opens"; "no store: addPersistentStore creates a new one"), and what led there.
 public struct OpenedStore: Sendable, Codable {
     public var objects: Int
     public var how: String
+    public var evidence: [String]
 
-    public init(objects: Int, how: String) {
+    public init(objects: Int, how: String, evidence: [String] = []) {
         self.objects = objects
         self.how = how
+        self.evidence = evidence
     }
 }
 

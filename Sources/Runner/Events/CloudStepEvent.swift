@@ -18,10 +18,8 @@ struct CloudStepEvent: RunEventKind {
     }
 }
 
-/// What the CloudKit steps of a run have done: where the live store is after a move, and the zone.
+/// What the CloudKit steps of a run have done: the zone (where the live store is: `LiveLocation`).
 final class CloudRunState {
-    /// The live store after a `relocate` step (nil: where the run generated it).
-    var live: URL?
     var zone: URL?
     /// The last sync's store, for `cloud-consistent` once the run is over.
     var lastSync: (name: String, store: URL)?
@@ -46,20 +44,24 @@ extension ScenarioRunner {
     func runCloudStep(_ index: Int, _ step: Scenario.Step, _ context: EventContext) throws {
         let (live, scratch, children, volume) = (context.live, context.scratch, context.children, context.volume)
         let name = "\(step.action.rawValue)-\(index)"
-        let current = cloudState.live ?? live
-        let zone = try cloudZone(scratch: scratch)
+        let current = currentLive(live)
+        let isMove = step.action.rawValue == "relocate"
+        // A move of a store without CloudKit needs no zone; a sync always does.
+        let zone = !isMove || scenario.store.cloudkit || scenario.cloud != nil || step.options["cloudkit"] == "on" ? try cloudZone(scratch: scratch) : nil
         let cloud = scenario.cloud ?? Scenario.CloudSpec()
         var arguments: [String]
         var target = current
-        let isMove = step.action.rawValue == "relocate"
+        var relocation: (kept: [ChildRegistry.Child], writersRunning: Bool) = ([], false)
         if isMove {
             target = volume.directory.appendingPathComponent(step.options["to"] ?? "AppGroup/Library.sqlite")
-            arguments = ["relocate", "--strategy", step.strategy, current.path, target.path, "--cloud", zone.directory.path,
-                         "--cloudkit-container", cloud.container, "--mirror-setup-deadline", String(cloud.setupDeadline), "--json"]
-        } else {
+            arguments = ["relocate", "--strategy", step.strategy, current.path, target.path] + (zone.map { ["--cloud", $0.directory.path] } ?? [])
+                + ["--cloudkit-container", cloud.container, "--mirror-setup-deadline", String(cloud.setupDeadline), "--json"]
+                + (step.options["cloudkit"] == "on" ? ["--cloudkit-on-during-move"] : []) + (step.migrateExisting.map { ["--migrate-existing", $0] } ?? [])
+            relocation = beginRelocation(context)
+        } else if let zone {
             arguments = ["mirror", current.path, "--cloud", zone.directory.path, "--seed", String(scenario.seed &* 31 &+ UInt64(index)),
                          "--setup-deadline", String(cloud.setupDeadline), "--json"]
-        }
+        } else { return }
         let start = now()
         note(name, .start, isMove ? "\(step.strategy) to \(step.options["to"] ?? "")" : "mirror \(current.lastPathComponent)")
         let child = try children.start(name, executable: executable, arguments: arguments,
@@ -74,7 +76,7 @@ extension ScenarioRunner {
             if let inner = object["details"] as? [String: String] { details = inner } else { for (key, value) in object { details[key] = "\(value)" } }
         }
         let label = "\(name) (\(step.strategy))"
-        let retryLog = ((try? String(contentsOf: zone.logFile, encoding: .utf8)) ?? "").split(separator: "\n").suffix(4).map { "\(label): mirror log: \($0)" }
+        let retryLog = ((zone.flatMap { try? String(contentsOf: $0.logFile, encoding: .utf8) }) ?? "").split(separator: "\n").suffix(4).map { "\(label): mirror log: \($0)" }
         if isMove, !succeeded {
             // `relocation-completes`' evidence: what the mover said last, and the mirror's retries.
             details["failure"] = (["\(label): \(lastLine.trimmingCharacters(in: .whitespaces).prefix(400))"] + retryLog).joined(separator: "\n")
@@ -84,15 +86,23 @@ extension ScenarioRunner {
                                            error: succeeded ? nil : OutputExcerpt.headAndTail(output, limit: 1600)))
         note(name, .end, succeeded ? "done" : "failed: \(lastLine)")
         if isMove {
-            if succeeded { cloudState.live = target }
+            if succeeded {
+                try endRelocation(index: index, label: label, from: current, to: target, start: start, kept: relocation.kept,
+                                  writersRunning: relocation.writersRunning, context)
+            }
         } else {
             guard succeeded else {
+                // Signed out (`account: sign-out`), Core Data's mirror retries in the background: no error for the app.
+                if (try? zone?.readState().account) == .unavailable {
+                    note(name, .note, "signed out of iCloud: nothing synced")
+                    return
+                }
                 errors.append("\(label): the sync did not complete: \(lastLine.prefix(400))")
                 return
             }
             cloudState.lastSync = (name, current)
             record.cloud.syncs.append(SyncMeasurement(label: label, store: Measure.store(current, label: "store after \(label)", state: false),
-                                                      zone: Measured.of { try zone.records() }))
+                                                      zone: zone.map { zone in Measured.of { try zone.records() } }))
         }
     }
 

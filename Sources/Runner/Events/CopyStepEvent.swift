@@ -16,6 +16,10 @@ struct CopyStepEvent: RunEventKind {
     func run(_ event: DueEvent, in runner: ScenarioRunner, _ context: EventContext) throws -> Bool {
         guard let index = event.index, let step = event.step else { return false }
         let done = runner.operations.count
+        if step.options["coordinator"] == "app" {
+            try runner.runInAppMigrate(index, step, context)
+            return runner.crashedByRule
+        }
         try runner.runStep(index, step, live: context.live, scratch: context.scratch, children: context.children, volume: context.volume,
                            crashPlan: event.crash, lockstep: context.lockstep, whileRunning: context.whileRunning)
         // A crash planned during the step has happened (before, during or right after it); a crash rule may have
@@ -182,9 +186,10 @@ extension ScenarioRunner {
                                                        comparison: Measure.comparison(live, against: backupSource.store),
                                                        loss: lossRecord(store: live, what: "the restored store"))
             }
-            let model = scenario.appModel == "library-v2" ? ManagedObjectModel.libraryV2
-                : scenario.store.inheritance ? .libraryWithInheritance : .library
-            restore.open = Measure.open(live, model: model, lightweight: scenario.lightweightMigration)
+            let model = ManagedObjectModel.named(scenario.appModel, inheritance: scenario.store.inheritance)
+            var appOptions = StoreOptions()
+            (appOptions.migrateAutomatically, appOptions.inferMappingModel) = (scenario.migrateAutomatically, scenario.inferMappingModel)
+            restore.open = Measure.open(live, model: model, options: appOptions, recovery: scenario.incompatibleStore)
             stepRecord.restore = restore
             record.steps.append(stepRecord)
         } else {

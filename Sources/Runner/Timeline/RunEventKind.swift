@@ -22,7 +22,8 @@ extension RunEventKind {
 /// What a handler works with: the live store, the run's scratch, the volume, the children, and, under the
 /// turns scheduler, how writer turns are granted while the event runs.
 struct EventContext {
-    let live: URL
+    /// The live store where it is when the event runs (`dispatch` sets it from `currentLive`).
+    var live: URL
     let scratch: URL
     let volume: any StoreVolume
     let children: ChildRegistry
@@ -42,7 +43,7 @@ struct EventContext {
 /// The registry of event kinds.
 enum EventKinds {
     static let all: [any RunEventKind] = [
-        CopyStepEvent(), CrashEvent(), StoreOperationEvent(), SidecarActionEvent(), WriterPauseEvent(), CloudStepEvent(),
+        CopyStepEvent(), CrashEvent(), StoreOperationEvent(), SidecarActionEvent(), WriterPauseEvent(), CloudStepEvent(), CleanupEvent(), CloudDeviceEvent(),
     ]
 
     static func handler(for kind: String) -> (any RunEventKind)? {
@@ -56,6 +57,8 @@ extension ScenarioRunner {
         guard let handler = EventKinds.handler(for: event.kind) else {
             throw RunError.environment("no handler for the timeline event kind '\(event.kind)'")
         }
+        var context = context
+        context.live = currentLive(context.live)
         let crashed = try handler.run(event, in: self, context)
         if let index = event.index { timeline.finished(index, at: now()) }
         return crashed

@@ -7,7 +7,7 @@ import Yams
 struct RelocateEntry: ScheduleEntryKind {
     var key: String { "relocate" }
     var argument: String { "STRATEGY" }
-    var keys: [String] { ScheduleTriggers.keys + ["to"] }
+    var keys: [String] { ScheduleTriggers.keys + ["to", "cloudkit", "migrate_existing"] }
 
     func parse(_ r: inout NodeReader, node: Node, index: Int) throws -> Scenario.Step {
         let name = try r.string(key) ?? ""
@@ -21,12 +21,30 @@ struct RelocateEntry: ScheduleEntryKind {
             throw r.error(r.node("to") ?? node, "schedule[\(index)].to must be a relative path inside the store's volume (no .., not absolute), not '\(to)'")
         }
         step.options["to"] = to
+        // The options seed 002's code passes: CloudKit kept on while moving (its first attempt), and what a
+        // migrate does to a store already at the new place.
+        if let cloudkit = try r.choice("cloudkit", ["on", "off"]), cloudkit == "on" { step.options["cloudkit"] = "on" }
+        if let existing = try r.choice("migrate_existing", ["append", "overwrite"]) {
+            guard name == "relocate-migrate" else {
+                throw r.error(r.node("migrate_existing") ?? node, "schedule[\(index)].migrate_existing is for `relocate: relocate-migrate`, not '\(name)'")
+            }
+            step.migrateExisting = existing
+        }
         try ScheduleTriggers.read(&r, into: &step, node: node, index: index)
         return step
     }
 
+    /// A move with writers begins a round of writers on the moved store, which the turns scheduler cannot start
+    /// (it hands out turns through FIFOs made before the run), as for `writers.after_restore: continue`.
+    func problem(_ step: Scenario.Step, index: Int, in scenario: Scenario) -> (key: String, message: String)? {
+        guard scenario.scheduler == "turns", scenario.writers.count > 0 else { return nil }
+        return (key, "schedule[\(index)]: relocate with writers needs the free scheduler (the app relaunched on the moved store is a new round of writers, which scheduler: turns cannot start)")
+    }
+
     func render(_ step: Scenario.Step) -> [String] {
         ScheduleTriggers.render(step) + (step.options["to"].map { ["    to: \(ScenarioYAML.quote($0))"] } ?? [])
+            + (step.options["cloudkit"].map { ["    cloudkit: \($0)"] } ?? [])
+            + (step.migrateExisting.map { ["    migrate_existing: \($0)"] } ?? [])
     }
 }
 

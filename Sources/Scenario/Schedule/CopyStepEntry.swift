@@ -11,7 +11,7 @@ struct CopyStepEntry: ScheduleEntryKind {
     var argument: String { "STRATEGY" }
     var keys: [String] {
         ["after_commits", "at_seconds", "after_writers", "after_step", "every_commits", "times", "destination", "pages_per_step", "step_delay",
-         "max_restarts", "command", "copy_external_data", "allow_clone", "migrate_existing", "at_time"]
+         "max_restarts", "command", "copy_external_data", "allow_clone", "migrate_existing", "at_time", "coordinator"]
     }
 
     func parse(_ r: inout NodeReader, node: Node, index: Int) throws -> Scenario.Step {
@@ -41,6 +41,13 @@ struct CopyStepEntry: ScheduleEntryKind {
         step.allowClone = try r.bool("allow_clone")
         step.migrateExisting = try r.choice("migrate_existing", ["append", "overwrite"])
         step.atTime = try r.double("at_time", range: 0...86_400)
+        if let coordinator = try r.choice("coordinator", ["own", "app"]) {
+            // `app`: migratePersistentStore on the app's own coordinator (ScenarioRunner+InAppMigrate.swift).
+            guard action == .backup, name == "migrate" else {
+                throw r.error(r.node("coordinator") ?? node, "schedule[\(index)].coordinator is for `backup: migrate` (whose coordinator migrates the store), not `\(key): \(name)`")
+            }
+            if coordinator == "app" { step.options["coordinator"] = "app" }
+        }
         if step.atTime != nil, action != .restore {
             throw r.error(r.node("at_time"), "schedule[\(index)].at_time is for restores (the moment to restore to)")
         }
@@ -61,6 +68,18 @@ struct CopyStepEntry: ScheduleEntryKind {
         return step
     }
 
+    /// `coordinator: app` asks a writer (the app) to migrate on its own coordinator between two transactions.
+    func problem(_ step: Scenario.Step, index: Int, in scenario: Scenario) -> (key: String, message: String)? {
+        guard step.options["coordinator"] == "app" else { return nil }
+        if scenario.scheduler == "turns" {
+            return ("coordinator", "schedule[\(index)]: coordinator: app needs the free scheduler (the app migrates between its own transactions)")
+        }
+        if scenario.writers.count == 0 {
+            return ("coordinator", "schedule[\(index)]: coordinator: app needs a writer, the app whose coordinator migrates its store")
+        }
+        return nil
+    }
+
     func render(_ step: Scenario.Step) -> [String] {
         // The triggers a copy takes are among the common ones (it has no during_step or delay).
         var out = ScheduleTriggers.render(step)
@@ -75,6 +94,7 @@ struct CopyStepEntry: ScheduleEntryKind {
         if let v = step.allowClone { out.append("    allow_clone: \(v)") }
         if let v = step.migrateExisting { out.append("    migrate_existing: \(v)") }
         if let v = step.atTime { out.append("    at_time: \(v)") }
+        if let v = step.options["coordinator"] { out.append("    coordinator: \(v)") }
         return out
     }
 }

@@ -30,7 +30,7 @@ enum ScheduleKinds {
         CopyStepEntry(action: .backup), CopyStepEntry(action: .restore), CheckpointEntry(), SidecarActionEntry(),
         StoreOperationEntry(key: "vacuum"), StoreOperationEntry(key: "bulk-delete"),
         WriterPauseEntry(key: "pause-writers"), WriterPauseEntry(key: "resume-writers"),
-        RelocateEntry(), SyncEntry(),
+        RelocateEntry(), SyncEntry(), CleanupEntry(), CloudAccountEntry(), CloudDeviceEntry(),
     ]
 
     static func kind(_ action: Scenario.Step.Action) -> (any ScheduleEntryKind)? {

@@ -1,0 +1,85 @@
+import Checks
+import ChildProcesses
+import Foundation
+import Reporting
+import Scenario
+import StoreModel
+
+/// `account: sign-in|sign-out` and `device: NAME` (docs/cloudkit.md): the iCloud account signing in or out during
+/// the run, and a second device on the same account with a store of its own, synced with the run's zone by
+/// `lifeboat mirror` children as the live store is.
+struct CloudDeviceEvent: RunEventKind {
+    var kinds: [String] { ["account", "device"] }
+
+    func run(_ event: DueEvent, in runner: ScenarioRunner, _ context: EventContext) throws -> Bool {
+        guard let index = event.index, let step = event.step else { return false }
+        if step.action.rawValue == "account" {
+            try runner.changeAccount(index, signIn: step.strategy == "sign-in", context)
+        } else {
+            try runner.useDevice(index, step, context)
+        }
+        return false
+    }
+}
+
+/// The second devices of a run: each one's store and the name of its last sync.
+final class CloudDevices {
+    var stores: [String: URL] = [:]
+    var lastSync: [String: String] = [:]
+}
+
+extension ScenarioRunner {
+    func changeAccount(_ index: Int, signIn: Bool, _ context: EventContext) throws {
+        let zone = try cloudZone(scratch: context.scratch)
+        try zone.setAccount(signIn ? .available : .unavailable)
+        note("account-\(index)", .note, signIn ? "signed in to iCloud: syncs go through again" : "signed out of iCloud: the mirror's setup never completes, syncs sync nothing")
+    }
+
+    /// A second device's turn: its store is made on first use (its own objects), then synced with the zone.
+    func useDevice(_ index: Int, _ step: Scenario.Step, _ context: EventContext) throws {
+        let device = step.strategy
+        let zone = try cloudZone(scratch: context.scratch)
+        let name = "device-\(device)-\(index)"
+        let store: URL
+        if let made = cloudDevices.stores[device] {
+            store = made
+        } else {
+            store = context.scratch.appendingPathComponent("devices/\(device)/Library.sqlite")
+            let objects = step.options["objects"].flatMap(Int.init) ?? 10
+            // The device's own objects: the seed and the device's name choose their identities.
+            var generator = StoreGenerator(objects: objects, blobFraction: 0, seed: scenario.seed &* 131 &+ UInt64(device.utf8.reduce(0) { $0 &* 31 &+ UInt64($1) }))
+            generator.cloudKit = true
+            _ = try generator.generate(at: store)
+            cloudDevices.stores[device] = store
+            note(name, .note, "device \(device): a store of its own with \(objects) objects, on the same iCloud account")
+        }
+        let cloud = scenario.cloud ?? Scenario.CloudSpec()
+        let child = try context.children.start(name, executable: executable, arguments: [
+            "mirror", store.path, "--cloud", zone.directory.path, "--seed", String(scenario.seed &* 37 &+ UInt64(index)),
+            "--setup-deadline", String(cloud.setupDeadline), "--json",
+        ])
+        let status = try context.children.wait(child, timeout: max(1, scenario.timeLimit - now()))
+        let lastLine = child.output.split(separator: "\n").last.map(String.init) ?? ""
+        guard status == 0 else {
+            if (try? zone.readState().account) == .unavailable {
+                note(name, .note, "device \(device) signed out: nothing synced")
+            } else {
+                errors.append("\(name): the device's sync did not complete: \(lastLine.prefix(400))")
+            }
+            return
+        }
+        note(name, .note, "device \(device) synced: \(lastLine.prefix(200))")
+        cloudDevices.lastSync[device] = name
+        let label = "device \(device) after \(name)"
+        record.cloud.syncs.append(SyncMeasurement(label: label, store: Measure.store(store, label: label, state: false), zone: nil))
+    }
+
+    /// For `cloud-consistent`: every second device's store and the zone after its last sync (beside the live store's).
+    func measureDevices() {
+        guard let zoneURL = cloudState.zone else { return }
+        for (device, store) in cloudDevices.stores.sorted(by: { $0.key < $1.key }) {
+            guard let last = cloudDevices.lastSync[device] else { continue }
+            record.cloud.devices["device \(device) after \(last), its last sync"] = Measure.cloud(store, zone: CloudKitZone(zoneURL), deleted: [])
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import Checks
+import Foundation
+import Reporting
+import Scenario
+import StoreModel
+import Workload
+
+extension ScenarioRunner {
+    /// `backup: migrate` with `coordinator: app`: the app (the first running writer of the round) migrates its
+    /// store on its own coordinator between two of its transactions (`InAppMigrate`). The backup is judged as
+    /// any other; the app's coordinator then holds the copy, so its later commits go to the backup and
+    /// `live-store-unaffected` finds them missing from the live store, the pitfall seeds 000 and 001 warn about.
+    func runInAppMigrate(_ index: Int, _ step: Scenario.Step, _ context: EventContext) throws {
+        let repeated = operations.filter { $0.name.hasPrefix("backup-\(index)") }.count
+        let name = "backup-\(index)" + (step.times > 1 ? ".\(repeated + 1)" : "")
+        let round = currentRound.number
+        guard let app = writerChildren.first(where: { $0.isRunning && Int($0.name.dropFirst("writer-".count)).map { WriterRound.round(of: $0) } == round })
+        else {
+            errors.append("\(name): no writer of round \(round) is running to migrate on its own coordinator (coordinator: app)")
+            return
+        }
+        let base = scenario.faults.backupsOnVolume ? context.volume.directory : context.scratch
+        let directory = base.appendingPathComponent("backups/\(index)" + (step.destination == "reuse" ? "" : "-\(repeated + 1)"))
+        let target = directory.appendingPathComponent(context.live.lastPathComponent)
+        let request = Self.inAppMigrateRequest(scratch: context.scratch, writer: app.name)
+        let answer = URL(fileURLWithPath: request.path + ".done")
+        try? FileManager.default.removeItem(at: answer)
+        let start = now()
+        note(name, .start, "migratePersistentStore on \(app.name)'s own coordinator (the app's) to \(target.path)")
+        try JSONEncoder().encode(InAppMigrate.Request(destination: target.path)).write(to: request, options: .atomic)
+        while !FileManager.default.fileExists(atPath: answer.path), app.isRunning {
+            try checkDeadline()
+            usleep(2_000)
+        }
+        let response = (try? Data(contentsOf: answer)).flatMap { try? JSONDecoder().decode(InAppMigrate.Response.self, from: $0) }
+        let end = now()
+        let succeeded = response != nil && response?.error == nil
+        var details = ["coordinator": "app", "app": app.name]
+        if let response { (details["objects"], details["bytesLoaded"]) = (String(response.objects), String(response.bytesLoaded)) }
+        let error = response?.error ?? (response == nil ? "\(app.name) ended before it served the request" : nil)
+        operations.append(OperationSummary(name: name, action: "backup", strategy: step.strategy, start: start, end: end, succeeded: succeeded,
+                                           store: target.path, details: details, error: error))
+        // Judged as any backup: the step's label says on whose coordinator it ran.
+        var stepRecord = StepRecord(name: name, index: index, action: .backup, strategy: "\(step.strategy), on the app's coordinator",
+                                    start: start, end: end, round: round, succeeded: succeeded, interrupted: false, error: succeeded ? nil : error)
+        guard succeeded else {
+            note(name, .end, "failed: \(error ?? "")")
+            record.steps.append(stepRecord)
+            return
+        }
+        note(name, .end, "done: \(app.name)'s coordinator now holds the copy, so its later saves go to \(target.path), not to the live store")
+        stepRecord.backup = BackupMeasurement(store: Measure.store(target, label: stepRecord.label, state: true),
+                                              onVolume: target.standardizedFileURL.path.hasPrefix(context.volume.directory.standardizedFileURL.path + "/"))
+        record.steps.append(stepRecord)
+        measureLiveMetadata(context.live)
+    }
+
+    /// The request file a writer looks for before each transaction (`Writer.Configuration.inAppMigrateRequest`).
+    static func inAppMigrateRequest(scratch: URL, writer: String) -> URL {
+        scratch.appendingPathComponent("in-app-migrate-\(writer).json")
+    }
+}

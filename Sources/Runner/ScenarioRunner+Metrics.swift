@@ -1,0 +1,25 @@
+import Checks
+import Foundation
+import Scenario
+
+extension ScenarioRunner {
+    /// For `metrics-within-bounds` (the scenario's `expect_metrics:`): what each step measured (its first run):
+    /// `peak_memory` (the step's process's peak RSS), `seconds` (wall time), `bytes_loaded` (a migrate's).
+    func measureStepMetrics() {
+        guard !scenario.expectMetrics.isEmpty else { return }
+        var measured: [Int: [String: Double]] = [:]
+        var labels: [Int: String] = [:]
+        for (index, step) in scenario.schedule.enumerated() {
+            let name = "\(step.action.rawValue)-\(index)"
+            guard let op = operations.first(where: { $0.name == name || $0.name == name + ".1" }) else { continue }
+            labels[index] = "\(op.name) (\(step.strategy))"
+            guard op.succeeded else { continue }
+            var values = ["seconds": op.end - op.start]
+            if let kib = op.details["peakRSSKiB"].flatMap(Double.init) { values["peak_memory"] = kib * 1024 }
+            if let bytes = op.details["bytesLoaded"].flatMap(Double.init) { values["bytes_loaded"] = bytes }
+            measured[index] = values
+        }
+        record.stepMetrics.measured = measured
+        record.stepMetrics.labels = labels
+    }
+}

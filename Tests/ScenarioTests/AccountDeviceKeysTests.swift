@@ -1,0 +1,41 @@
+import Foundation
+import Scenario
+import Testing
+
+/// `account: sign-in|sign-out` and `device: NAME` (docs/cloudkit.md) read, render back, and refuse mistakes at
+/// their line and column.
+@Suite struct AccountDeviceKeysTests {
+    @Test func readsAndRendersBack() throws {
+        let parsed = try ScenarioParser.parse(yaml: """
+            name: devices
+            store: {cloudkit: true}
+            schedule:
+              - account: sign-out
+              - device: B
+                objects: 12
+                after_step: 0
+              - account: sign-in
+                after_step: 1
+            """)
+        #expect(parsed.schedule.map(\.action.rawValue) == ["account", "device", "account"])
+        #expect(parsed.schedule[0].strategy == "sign-out" && parsed.schedule[2].strategy == "sign-in")
+        #expect(parsed.schedule[1].strategy == "B" && parsed.schedule[1].options["objects"] == "12")
+        #expect(try ScenarioParser.parse(yaml: ScenarioYAML.render(parsed)) == parsed)
+    }
+
+    @Test(arguments: [
+        ("name: x\nschedule:\n  - account: logout\n", 3, 14, "account must be one of sign-in, sign-out"),
+        ("name: x\nstore: {cloudkit: true}\nschedule:\n  - device: my phone\n", 4, 13, "device must be a plain name"),
+        ("name: x\nstore: {cloudkit: true}\nschedule:\n  - device: B\n    objects: 0\n", 5, 14, "objects must be between 1 and 100000"),
+        ("name: x\nschedule:\n  - device: B\n", 3, 13, "needs `store: {cloudkit: true}`"),
+    ])
+    func badInputPointsAtTheMistake(_ input: (String, Int, Int, String)) throws {
+        do {
+            _ = try ScenarioParser.parse(yaml: input.0)
+            Issue.record("accepted: \(input.0)")
+        } catch let error as ScenarioError {
+            #expect(error.line == input.1 && error.column == input.2, "\(error)")
+            #expect(error.message.contains(input.3), "\(error.message)")
+        }
+    }
+}

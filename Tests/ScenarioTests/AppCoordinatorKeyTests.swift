@@ -1,0 +1,38 @@
+import Foundation
+import Scenario
+import Testing
+
+/// `backup: migrate` with `coordinator: app` (docs/scenario-file.md): migratePersistentStore on the app's own
+/// coordinator reads, renders back, and is refused where it means nothing.
+@Suite struct AppCoordinatorKeyTests {
+    @Test func readsAndRendersBack() throws {
+        let parsed = try ScenarioParser.parse(yaml: """
+            name: x
+            schedule:
+              - backup: migrate
+                coordinator: app
+                after_commits: 20
+              - backup: migrate
+                coordinator: own
+            """)
+        #expect(parsed.schedule[0].options["coordinator"] == "app" && parsed.schedule[1].options["coordinator"] == nil)
+        #expect(try ScenarioParser.parse(yaml: ScenarioYAML.render(parsed)) == parsed)
+    }
+
+    @Test(arguments: [
+        ("name: x\nschedule:\n  - backup: replace\n    coordinator: app\n", 4, 18, "coordinator is for `backup: migrate`"),
+        ("name: x\nschedule:\n  - backup: migrate\n    coordinator: mine\n", 4, 18, "coordinator must be one of own, app"),
+        ("name: x\nschedule:\n  - restore: replace-then-readd\n    coordinator: app\n", 4, 18, "coordinator is for `backup: migrate`"),
+        ("name: x\nwriters: {count: 0}\nschedule:\n  - backup: migrate\n    coordinator: app\n", 5, 18, "needs a writer"),
+        ("name: x\nscheduler: turns\nschedule:\n  - backup: migrate\n    coordinator: app\n", 5, 18, "needs the free scheduler"),
+    ])
+    func badInputPointsAtTheMistake(_ input: (String, Int, Int, String)) throws {
+        do {
+            _ = try ScenarioParser.parse(yaml: input.0)
+            Issue.record("accepted: \(input.0)")
+        } catch let error as ScenarioError {
+            #expect(error.line == input.1 && error.column == input.2, "\(error)")
+            #expect(error.message.contains(input.3), "\(error.message)")
+        }
+    }
+}
