@@ -50,6 +50,7 @@ extension ScenarioRunner {
         recordDeviceVerdicts()
         recordRelocationVerdicts(transactions: transactions, oracles: oracles, history: history, finalLive: live)
         recordMetricVerdicts()
+        recordProcessExits()
         recordNoRunaway(transactions: transactions)
         let selected = scenario.invariants.isEmpty ? ScenarioParser.invariantNames : scenario.invariants
         let verdicts = environmentError.map { voidedVerdicts(selected, reason: $0) } ?? selected.map { name in
