@@ -70,7 +70,7 @@ extension ScenarioRunner {
             let signal = termination.signal
             return ProcessExit(name: child.name, status: signal == nil ? termination.exitCode : nil, signal: signal,
                                killedByRunner: signal == SIGKILL || signal == SIGTERM,
-                               outputTail: String(child.output.suffix(300)))
+                               outputTail: child.output.split(separator: "\n").suffix(2).joined(separator: " | "))
         }
     }
 }

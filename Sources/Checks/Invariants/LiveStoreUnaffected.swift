@@ -10,24 +10,15 @@ struct LiveStoreUnaffected: Invariant {
 
     func check(_ run: JudgedRun) -> [Verdict] {
         let everyone = Self.measured(run, settingAsideAppsLosses: false)
-        var verdicts = Self.measured(run, settingAsideAppsLosses: true).enumerated().map { position, entry -> Verdict in
+        let verdicts = Self.measured(run, settingAsideAppsLosses: true).enumerated().map { position, entry -> Verdict in
             var verdict = entry.verdict
             if verdict.status == .held, entry.crashed, position < everyone.count, everyone[position].verdict.status == .violated {
                 verdict.summary += "; what else the crash took is the app's own (see app-durable)"
             }
             return verdict
         }
-        // A writer or reader that ended on its own with an error never finished what the app asked of it.
-        let failed = run.record.processes.filter(\.failed)
-        if !failed.isEmpty {
-            verdicts.append(Verdict(name, .violated, "\(failed.count) app process(es) ended with an error",
-                                    evidence: failed.map { process in
-                                        let how = process.signal.map { "was killed by signal \($0)" } ?? "exited with status \(process.status ?? 0)"
-                                        let tail = process.outputTail.trimmingCharacters(in: .whitespacesAndNewlines)
-                                        return "\(process.name) \(how)" + (tail.isEmpty ? "" : ": \(tail)")
-                                    }))
-        }
-        return verdicts
+        // A writer that ended on its own with an error never finished what the app asked of it.
+        return verdicts + run.processExits.filter { $0.invariant == name }
     }
 
     /// One verdict per round of writers whose live store was read, whoever caused a loss, and whether the round

@@ -9,9 +9,11 @@ struct ReaderConsistent: Invariant {
 
     func check(_ run: JudgedRun) -> [Verdict] {
         guard let snapshots = run.record.readerSnapshots else { return [] }
+        // A reader that ended on its own with an error read nothing more.
+        let exits = run.processExits.filter { $0.invariant == name }
         let byRound = Dictionary(grouping: snapshots) { min(run.roundNumber(at: $0.began), run.oracles.count - 1) }
-        if byRound.isEmpty { return [Self.verdict([], oracle: run.oracle(round: 0))] }
-        return byRound.sorted { $0.key < $1.key }.map { Self.verdict($0.value, oracle: run.oracle(round: $0.key)) }
+        if byRound.isEmpty { return [Self.verdict([], oracle: run.oracle(round: 0))] + exits }
+        return byRound.sorted { $0.key < $1.key }.map { Self.verdict($0.value, oracle: run.oracle(round: $0.key)) } + exits
     }
 
     static func verdict(_ snapshots: [ReaderSnapshot], oracle: Oracle) -> Verdict {

@@ -19,6 +19,16 @@ public struct JudgedRun: Sendable {
         oracles = rounds.map { all.round($0.number, base: $0.base) }
     }
 
+    /// Writers and readers that ended on their own with a non-zero status (`ProcessExits`). Not after a crash: a
+    /// frozen volume fails a process's calls until the runner stops it, which is the crash's doing, judged by
+    /// the durability invariants.
+    public var processExits: [Verdict] {
+        guard record.crash == nil, record.frozenAt == nil else { return [] }
+        return ProcessExits.verdicts(record.processes.filter(\.failed).compactMap { process in
+            process.status.map { ProcessExits.Ended(name: process.name, status: $0, outputTail: process.outputTail) }
+        })
+    }
+
     /// The round running at `seconds` on the run clock.
     public func roundNumber(at seconds: Double) -> Int {
         record.rounds.last { $0.start <= seconds }?.number ?? 0
