@@ -150,11 +150,6 @@ public final class ChildRegistry: @unchecked Sendable {
         lock.withLock { children.filter { $0.isRunning && filter($0) } }
     }
 
-    /// Every child of the run, running or ended, that `filter` picks.
-    func all(_ filter: (Child) -> Bool) -> [Child] {
-        lock.withLock { children.filter(filter) }
-    }
-
     public func pauseAll() {
         let running = lock.withLock { children.filter { $0.isRunning } }
         for child in running { child.process.signal(SIGSTOP) }
