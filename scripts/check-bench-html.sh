@@ -8,13 +8,8 @@
 # SCREENSHOT=FILE chooses where the screenshot goes (default: beside the temporary files, then removed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if ! command -v chromium >/dev/null; then
-    echo "check-bench-html: installing chromium"
-    sudo_cmd=""
-    [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
-    $sudo_cmd apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq chromium >/dev/null
-fi
+. scripts/_chromium.sh
+ensure_chromium check-bench-html
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 bench=${1:-}
