@@ -41,11 +41,6 @@ extension ScenarioRunner {
         rounds[rounds.count - 1].liveBeforeRestoreAt = at
     }
 
-    /// The round running at `seconds` on the run clock.
-    func roundNumber(at seconds: Double) -> Int {
-        rounds.last { $0.start <= seconds }?.number ?? 0
-    }
-
     /// Starts the scenario's writers for `round` (numbers from `WriterRound`: round 0 keeps 1...count).
     func startWriters(round: Int, live: URL, history: URL, scratch: URL, children: ChildRegistry) throws {
         guard scenario.writers.count > 0 else { return }

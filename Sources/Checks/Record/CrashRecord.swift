@@ -91,12 +91,6 @@ public struct LossRecord: Sendable, Codable, Equatable {
         self.cause = cause
     }
 
-    /// Every lost operation is the app's own, never followed by a sync (Core Data's behaviour, not a fault rule's
-    /// and not a program's): a loss the program under test did not cause and cannot prevent.
-    public var isAppsOwn: Bool {
-        !operations.isEmpty && operations.allSatisfy { $0.kind == .app && $0.barrier == "never" }
-    }
-
     /// The app's operations the crash dropped, never synced.
     public var appOperations: [Operation] { operations.filter { $0.kind == .app && $0.barrier == "never" } }
 
