@@ -29,13 +29,7 @@ import Testing
         ("name: x\nstore: {cloudkit: true}\nschedule:\n  - device: B\n    objects: 0\n", 5, 14, "objects must be between 1 and 100000"),
         ("name: x\nschedule:\n  - device: B\n", 3, 13, "needs `store: {cloudkit: true}`"),
     ])
-    func badInputPointsAtTheMistake(_ input: (String, Int, Int, String)) throws {
-        do {
-            _ = try ScenarioParser.parse(yaml: input.0)
-            Issue.record("accepted: \(input.0)")
-        } catch let error as ScenarioError {
-            #expect(error.line == input.1 && error.column == input.2, "\(error)")
-            #expect(error.message.contains(input.3), "\(error.message)")
-        }
+    func badInputPointsAtTheMistake(_ input: (String, Int, Int, String)) {
+        expectScenarioError(input.0, line: input.1, column: input.2, message: input.3)
     }
 }

@@ -26,13 +26,7 @@ import Testing
         ("name: x\nwriters: {count: 0}\nschedule:\n  - backup: migrate\n    coordinator: app\n", 5, 18, "needs a writer"),
         ("name: x\nscheduler: turns\nschedule:\n  - backup: migrate\n    coordinator: app\n", 5, 18, "needs the free scheduler"),
     ])
-    func badInputPointsAtTheMistake(_ input: (String, Int, Int, String)) throws {
-        do {
-            _ = try ScenarioParser.parse(yaml: input.0)
-            Issue.record("accepted: \(input.0)")
-        } catch let error as ScenarioError {
-            #expect(error.line == input.1 && error.column == input.2, "\(error)")
-            #expect(error.message.contains(input.3), "\(error.message)")
-        }
+    func badInputPointsAtTheMistake(_ input: (String, Int, Int, String)) {
+        expectScenarioError(input.0, line: input.1, column: input.2, message: input.3)
     }
 }

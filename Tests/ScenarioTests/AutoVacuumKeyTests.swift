@@ -16,13 +16,7 @@ import Testing
         ("name: x\nstore: {auto_vacuum: full}\n", 2, 22, "auto_vacuum must be one of none, incremental"),
         ("name: x\nstore: {auto_vacuum: incremental, free_space: 1MiB}\n", 2, 22, "does not go with free_space"),
     ])
-    func badInputPointsAtTheMistake(_ input: (String, Int, Int, String)) throws {
-        do {
-            _ = try ScenarioParser.parse(yaml: input.0)
-            Issue.record("accepted: \(input.0)")
-        } catch let error as ScenarioError {
-            #expect(error.line == input.1 && error.column == input.2, "\(error)")
-            #expect(error.message.contains(input.3), "\(error.message)")
-        }
+    func badInputPointsAtTheMistake(_ input: (String, Int, Int, String)) {
+        expectScenarioError(input.0, line: input.1, column: input.2, message: input.3)
     }
 }

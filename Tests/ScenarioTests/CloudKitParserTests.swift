@@ -38,13 +38,7 @@ import Testing
         ("name: x\ncloud: {account: maybe}\n", 2, 18, "account"),
         ("name: x\ncloud: {setup_deadline: 0}\n", 2, 25, "setup_deadline"),
     ])
-    func badInputPointsAtTheMistake(_ input: (String, Int, Int, String)) throws {
-        do {
-            _ = try ScenarioParser.parse(yaml: input.0)
-            Issue.record("accepted: \(input.0)")
-        } catch let error as ScenarioError {
-            #expect(error.line == input.1 && error.column == input.2, "\(error)")
-            #expect(error.message.contains(input.3), "\(error.message)")
-        }
+    func badInputPointsAtTheMistake(_ input: (String, Int, Int, String)) {
+        expectScenarioError(input.0, line: input.1, column: input.2, message: input.3)
     }
 }

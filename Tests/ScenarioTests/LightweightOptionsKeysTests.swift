@@ -32,13 +32,7 @@ import Testing
         ("name: x\nincompatible_store: delete\n", 2, 21, "incompatible_store must be one of fail, move-aside"),
         ("name: x\napp_model: library-v3\n", 2, 12, "library-type-change"),
     ])
-    func badInputPointsAtTheMistake(_ input: (String, Int, Int, String)) throws {
-        do {
-            _ = try ScenarioParser.parse(yaml: input.0)
-            Issue.record("accepted: \(input.0)")
-        } catch let error as ScenarioError {
-            #expect(error.line == input.1 && error.column == input.2, "\(error)")
-            #expect(error.message.contains(input.3), "\(error.message)")
-        }
+    func badInputPointsAtTheMistake(_ input: (String, Int, Int, String)) {
+        expectScenarioError(input.0, line: input.1, column: input.2, message: input.3)
     }
 }

@@ -50,14 +50,7 @@ import Testing
         (MetricExpectationKeysTests.head + "  - ratio: peak_memory\n    of: 1\n    to: 0\n    min: -1\n", 10, 10, "min must be between 0"),
         ("name: x\nexpect_metrics: {step: 0}\n", 2, 17, "expect_metrics must be a list"),
     ])
-    func badInputPointsAtTheMistake(_ input: (String, Int, Int, String)) throws {
-        do {
-            _ = try ScenarioParser.parse(yaml: input.0)
-            Issue.record("accepted: \(input.0)")
-        } catch let error as ScenarioError {
-            // Every mistake of the file is reported in one pass, in file order: the one meant here is among them.
-            let all = [error] + error.others
-            #expect(all.contains { $0.line == input.1 && $0.column == input.2 && $0.message.contains(input.3) }, "\(all)")
-        }
+    func badInputPointsAtTheMistake(_ input: (String, Int, Int, String)) {
+        expectScenarioError(input.0, line: input.1, column: input.2, message: input.3, amongAll: true)
     }
 }

@@ -65,14 +65,7 @@ import Testing
         ("name: x\nschedule:\n  - relocate: relocate-replace\n    migrate_existing: append\n", 4, 23, "migrate_existing is for `relocate: relocate-migrate`"),
         ("name: x\nschedule:\n  - cleanup: old-store\n    when: idle\n", 4, 5, "unknown key 'when'"),
     ])
-    func badInputPointsAtTheMistake(_ input: (String, Int, Int, String)) throws {
-        do {
-            _ = try ScenarioParser.parse(yaml: input.0)
-            Issue.record("accepted: \(input.0)")
-        } catch let error as ScenarioError {
-            // Every mistake of the file is reported in one pass, in file order: the one meant here is among them.
-            let all = [error] + error.others
-            #expect(all.contains { $0.line == input.1 && $0.column == input.2 && $0.message.contains(input.3) }, "\(all)")
-        }
+    func badInputPointsAtTheMistake(_ input: (String, Int, Int, String)) {
+        expectScenarioError(input.0, line: input.1, column: input.2, message: input.3, amongAll: true)
     }
 }
