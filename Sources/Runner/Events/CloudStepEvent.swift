@@ -109,12 +109,12 @@ extension ScenarioRunner {
     /// For `cloud-consistent`: the store and the zone after the run's last sync, with the objects whose delete was
     /// acknowledged before the restored backup began (and never re-inserted): absent from that backup, they must
     /// not come back through the sync.
-    func measureCloud(history: URL) {
+    func measureCloud(transactions all: [Transaction]) {
         guard let last = cloudState.lastSync, let zoneURL = cloudState.zone else { return }
         var deleted = Set<UUID>()
         if let restore = operations.first(where: { $0.action == "restore" }),
            let restoreStart = record.steps.last(where: { $0.backup != nil && $0.end <= restore.start })?.start {
-            let transactions = HistoryReader.transactions(in: history).filter { $0.outcome == .committed }
+            let transactions = all.filter { $0.outcome == .committed }
             var inserted: [UUID: Double] = [:]
             for tx in transactions { for op in tx.ops where op.op == "insert" { inserted[op.id] = max(inserted[op.id] ?? 0, tx.ackAt ?? 0) } }
             for tx in transactions where (tx.ackAt ?? .infinity) < restoreStart {
