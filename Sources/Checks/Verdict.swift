@@ -16,6 +16,9 @@ public struct Verdict: Sendable, Codable, Equatable {
     public var owner: Owner?
     /// What to change, in one line, for a violated verdict: its invariant's fix (lifeboat.run/3).
     public var fix: String?
+    /// What the user loses, and when, in one phrase, for a violated verdict: its invariant's consequence
+    /// (lifeboat.run/4).
+    public var consequence: String?
 
     public init(_ invariant: String, _ status: Status, _ summary: String, evidence: [String] = [], owner: Owner? = nil) {
         self.invariant = invariant
@@ -30,6 +33,26 @@ public struct Verdict: Sendable, Codable, Equatable {
 
     /// Whether it judges the app's own behaviour rather than the program's.
     public var isAppsOwn: Bool { owner == .app }
+
+    /// How bad its invariant's consequence is (`Severity`), for ranking findings; a name no invariant has (a
+    /// report from another build) ranks last.
+    public var severity: Severity { InvariantRegistry.invariant(named: invariant)?.severity ?? .cost }
+
+    /// Verdicts worst first: violated before held before not exercised; among the violated, the program's before
+    /// the app's own, then by severity; otherwise in the given (registry) order.
+    public static func ranked(_ verdicts: [Verdict]) -> [Verdict] {
+        func key(_ verdict: Verdict) -> (Int, Int, Int) {
+            switch verdict.status {
+            case .violated: (0, verdict.isAppsOwn ? 1 : 0, verdict.severity.rawValue)
+            case .held: (1, 0, 0)
+            case .notApplicable: (2, 0, 0)
+            }
+        }
+        return verdicts.enumerated().sorted { a, b in
+            let ka = key(a.element), kb = key(b.element)
+            return ka != kb ? ka < kb : a.offset < b.offset
+        }.map(\.element)
+    }
 
     /// Folds several checks of one invariant (one per backup, say) into one verdict.
     public static func combine(_ invariant: String, _ parts: [Verdict]) -> Verdict {

@@ -143,24 +143,29 @@ extension RunCommand {
     /// loses (Core Data's behaviour), not the program's doing, and fail a `pass` run only when the scenario names
     /// them.
     static func printRun(_ result: RunResult, directory: RunDirectory) {
-        func line(_ verdict: Verdict, violated: String) {
-            print("   \(TerminalStyle.outcome(verdict.status == .held ? "held    " : violated, good: verdict.status == .held)) \(verdict.invariant): \(verdict.summary.prefix(150))")
-            if verdict.status == .violated, let first = verdict.evidence.first { print("            e.g. \(first.prefix(160))") }
-            if verdict.status == .violated, let cause = verdict.cause { print("            cause: \(cause.prefix(400))") }
-            if verdict.status == .violated, let fix = verdict.fix { print("            fix: \(fix)") }
+        let width = TerminalStyle.columns
+        func show(_ verdict: Verdict, violated: String) {
+            guard verdict.status == .violated else {
+                print(FindingText.wrap("   \(TerminalStyle.outcome("held    ", good: true)) \(verdict.invariant): \(FindingText.relativePaths(FindingText.oneLine(verdict.summary)))",
+                                       width: width.map { $0 + TerminalStyle.overhead }, indent: "", hanging: "            ").joined(separator: "\n"))
+                return
+            }
+            print("   \(TerminalStyle.outcome(violated, good: false))")
+            for line in Finding(verdict).lines(indent: 5, width: width) { print(line) }
         }
-        for verdict in result.verdicts where verdict.status != .notApplicable && !verdict.isAppsOwn { line(verdict, violated: "VIOLATED") }
+        let ranked = Verdict.ranked(result.verdicts)
+        for verdict in ranked where verdict.status != .notApplicable && !verdict.isAppsOwn { show(verdict, violated: "VIOLATED") }
         // Nothing passes vacuously: what the run gave nothing to examine is named (report.md says why).
         let unexercised = result.verdicts.filter { $0.status == .notApplicable && !$0.isAppsOwn && result.environmentError == nil }
         if !unexercised.isEmpty {
-            print("   not exercised: \(unexercised.map(\.invariant).joined(separator: ", ")) (why: report.md)")
+            print(FindingText.wrap("   not exercised: \(unexercised.map(\.invariant).joined(separator: ", ")) (why: report.md)", width: width, indent: "", hanging: "      ").joined(separator: "\n"))
         }
-        let apps = result.verdicts.filter { $0.isAppsOwn && $0.status != .notApplicable }
+        let apps = ranked.filter { $0.isAppsOwn && $0.status != .notApplicable }
         if !apps.isEmpty {
             print("   the app's own (Core Data's behaviour, not the program's; reported apart):")
-            for verdict in apps { line(verdict, violated: "APP LOSS") }
+            for verdict in apps { show(verdict, violated: "APP LOSS") }
         }
-        for error in result.errors { print("   run error: \(error)") }
+        for error in result.errors { print(FindingText.wrap("   run error: \(FindingText.relativePaths(error))", width: width, indent: "", hanging: "      ").joined(separator: "\n")) }
         if let reason = result.environmentError {
             print("   \(TerminalStyle.outcome("NOT RUN", good: false)) environment error: \(reason) — report: \(directory.url.path)/report.html")
             return

@@ -29,7 +29,7 @@ struct TryCommand: ParsableCommand {
     @Option(help: "Seeds: ranges and lists (1-3, 1,4,9).") var seeds = "1"
     @Option(help: ArgumentHelp("Also write the scenario files used (and the program's scripts) here, ready for `lifeboat run` in CI.",
                                 valueName: "dir")) var save: String?
-    @Option(help: ArgumentHelp("Only these situations (comma-separated), e.g. live-wal,crash-after-backup.", valueName: "names"))
+    @Option(help: ArgumentHelp("Only these situations (comma-separated, run in the standard order), e.g. live-wal,crash-after-backup.", valueName: "names"))
     var situations: String?
     @Option(help: "Where reports go (reports/try-<id>/).") var reports: String = "reports"
     @Option(help: "Scratch directory for stores.") var scratch: String?
@@ -72,7 +72,10 @@ struct TryCommand: ParsableCommand {
         }
         let command = "lifeboat try --backup '\(backup)'" + (restore.map { " --restore '\($0)'" } ?? "") + (store.map { " --store \($0)" } ?? "")
             + " --seeds \(seeds)" + (situations.map { " --situations \($0)" } ?? "")
-        print("try \(directory.id): \(recipe.situations.count) situation(s) x \(seedList.count) seed(s)" + (store.map { " on a copy of \($0)" } ?? " on a generated store"))
+        let leftOut = skipped.count + notExercised.count
+        print("try \(directory.id): \(recipe.situations.count - notExercised.count) of \(recipe.situations.count + skipped.count) situation(s)"
+              + " x \(seedList.count) seed(s)" + (store.map { " on a copy of \($0)" } ?? " on a generated store")
+              + (leftOut > 0 ? " (\(leftOut) left out: listed below)" : ""))
         let progress = Progress(total: recipe.situations.count * seedList.count, label: "runs")
         // On a terminal the line also shows the running run's latest step (copying a large --store, the backup)
         // and the time going by.
@@ -91,9 +94,10 @@ struct TryCommand: ParsableCommand {
         try ToolMatrixReport.write(result, to: directory)
         try directory.markLatest()
         print("")
-        for line in TryProgram.lines(result, skipped: skipped, matrix: directory.url) { print(line) }
+        for line in TryProgram.lines(result, skipped: skipped, matrix: directory.url, width: TerminalStyle.columns,
+                                     workingDirectory: workingDirectory) { print(line) }
         if let save {
-            let files = try TryProgram.save(recipe, program: program, workingDirectory: workingDirectory, seed: seedList[0], to: URL(cliPath: save))
+            let files = try TryProgram.save(recipe, program: program, workingDirectory: workingDirectory, seed: seedList[0], seeds: seeds, to: URL(cliPath: save))
             print("saved \(files.count) scenario file(s) and the program's scripts in \(save): lifeboat run \(save) --seeds \(seeds)")
         }
         print("report: \(directory.url.path)/matrix.html")

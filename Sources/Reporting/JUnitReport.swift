@@ -19,7 +19,7 @@ public enum JUnitReport {
                 if failure != nil { suiteFailures += 1 }
                 var body = ""
                 if let failure {
-                    let detail = verdict.evidence + (verdict.cause.map { ["cause: \($0)"] } ?? []) + (verdict.fix.map { ["fix: \($0)"] } ?? [])
+                    let detail = verdict.evidence.map(FindingText.relativePaths) + (verdict.cause.map { ["cause: \($0)"] } ?? []) + (verdict.fix.map { ["fix: \($0)"] } ?? [])
                     body += "<failure message=\"\(xml(failure))\">\(xml(detail.joined(separator: "\n")))</failure>"
                 } else if verdict.status == .notApplicable {
                     body += "<skipped message=\"\(xml(verdict.summary))\"/>"
@@ -50,7 +50,9 @@ public enum JUnitReport {
     static func failureMessage(_ verdict: Verdict, expectation: String) -> String? {
         if expectation == "pass" {
             // The app's own findings are reported (system-out), not failed: the program did not cause them.
-            return verdict.status == .violated && !verdict.isAppsOwn ? "\(verdict.invariant) violated: \(verdict.summary)" : nil
+            guard verdict.status == .violated, !verdict.isAppsOwn else { return nil }
+            // The finding's own words: what is lost and when, then what was checked.
+            return "\(verdict.invariant) violated: " + (verdict.consequence.map { "\($0) (\(FindingText.relativePaths(verdict.summary)))" } ?? verdict.summary)
         }
         if expectation == "violation \(verdict.invariant)", verdict.status != .violated {
             return "expected \(verdict.invariant) to be violated (the drill no longer shows its pitfall); it \(verdict.status.rawValue)"

@@ -5,9 +5,10 @@ import Foundation
 /// pure function of it.
 public struct RunResult: Sendable, Codable {
     /// 2 added `coverage` and `faults[].hit`; 3 added `verdicts[].owner` (`app` for the app's own findings,
-    /// absent for the program's); readers accept 1 and 2 too (what was added is optional).
-    public static let schemaVersion = "lifeboat.run/3"
-    public static let readableSchemas: Set<String> = ["lifeboat.run/1", "lifeboat.run/2", "lifeboat.run/3"]
+    /// absent for the program's) and `fix`; 4 added `verdicts[].consequence` and `activity`; readers accept 1 to 3 too (what
+    /// was added is optional).
+    public static let schemaVersion = "lifeboat.run/4"
+    public static let readableSchemas: Set<String> = ["lifeboat.run/1", "lifeboat.run/2", "lifeboat.run/3", "lifeboat.run/4"]
     public var schema = RunResult.schemaVersion
     public var runID: String
     public var scenario: String
@@ -33,6 +34,9 @@ public struct RunResult: Sendable, Codable {
     /// Set when a program of the run could not start (not installed, misspelled, not executable): nothing was
     /// judged, every verdict is not-applicable, and commands count the run as "not run" (exit 2 alone).
     public var environmentError: String?
+    /// The live store's -wal length, checkpoints and other processes' fsyncs over time (FaultFS runs), for the
+    /// timeline (lifeboat.run/4).
+    public var activity: StoreActivity?
     /// Set when SIGINT/SIGTERM cut the run short ("interrupted by SIGTERM"): its verdicts say nothing, and JUnit
     /// reports the run as an error so CI does not show it green.
     public var interruption: String?
@@ -74,6 +78,7 @@ extension RunResult {
                                errors: judgement.errors, coverage: record.coverage)
         result.environmentError = record.environmentError
         result.interruption = record.interruption
+        result.activity = record.activity
         return result
     }
 }

@@ -142,6 +142,9 @@ public final class ScenarioRunner {
         }
         stopSidecars()
         coverage = try? (volume as? FaultFSVolume)?.runCoverage()
+        if let faultFS = volume as? FaultFSVolume, let database = faultFS.volumePath(of: currentLive(live)) {
+            record.activity = faultFS.storeActivity(database: database, now: now()) { self.childRegistry?.name(ofAny: $0) }
+        }
         children.killAll()
         completeRecord(history: history, live: currentLive(live), runID: runDirectory.id, startedAt: startedAt)
         record.interruption = Interruption.description

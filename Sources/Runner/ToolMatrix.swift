@@ -60,6 +60,9 @@ public enum ToolMatrix {
         public var appsOwn: [String]?
         /// What to change: the first violated invariant's fix.
         public var fix: String?
+        /// Every violated verdict of the run as a finding (the program's and the app's own), worst first
+        /// (lifeboat.matrix/3).
+        public var findings: [Finding]?
         public var crash: String?
         public var expectation: String
         public var expectationMet: Bool
@@ -104,7 +107,7 @@ public enum ToolMatrix {
     }
 
     public struct Result: Sendable, Codable {
-        public var schema = "lifeboat.matrix/2"
+        public var schema = "lifeboat.matrix/3"
         public var matrixID: String
         public var directory: String
         public var command: String
@@ -320,6 +323,8 @@ public enum ToolMatrix {
                       report: report, repro: nil)
         run.appsOwn = appsOwn.isEmpty ? nil : appsOwn
         run.fix = violated.compactMap(\.fix).first
+        let findings = Finding.of(result.verdicts)
+        run.findings = findings.isEmpty ? nil : findings
         return run
     }
 

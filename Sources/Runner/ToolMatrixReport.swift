@@ -1,8 +1,8 @@
 import Foundation
 import Reporting
 
-/// The matrix as Markdown (what docs/real-tools.md holds), JSON (`lifeboat.matrix/2`: since `/1` a cell may be
-/// `notExercised`, with no runs) and HTML: pure functions of a `ToolMatrix.Result`. Links to run reports and repro
+/// The matrix as Markdown (what docs/real-tools.md holds), JSON (`lifeboat.matrix/3`: since `/1` a cell may be
+/// `notExercised`, with no runs; `/3` adds each run's `findings`) and HTML: pure functions of a `ToolMatrix.Result`. Links to run reports and repro
 /// files are relative to `base`, the directory the document is written in, given the matrix directory.
 public enum ToolMatrixReport {
     public static func write(_ result: ToolMatrix.Result, to matrix: RunDirectory) throws {

@@ -1,6 +1,7 @@
 import ChildProcesses
 import Foundation
 import Scenario
+import Reporting
 import StoreModel
 
 /// `lifeboat try`: a user's backup (and restore) program, run unchanged through the standard situations
@@ -51,6 +52,9 @@ public enum TryProgram {
         if let only {
             let known = situations.map(\.name)
             for name in only where !known.contains(name) {
+                if let pending = Situations.pending.first(where: { $0.name == name }) {
+                    throw ToolMatrix.MatrixError.badInput("--situations: \(name) is \(pending.reason)")
+                }
                 throw ToolMatrix.MatrixError.badInput("--situations: no situation named \(name) (have \(known.joined(separator: ", ")))")
             }
             situations.removeAll { !only.contains($0.name) }
@@ -102,45 +106,104 @@ public enum TryProgram {
                 + "(the generated store's notes carry attachments in .Library_SUPPORT/_EXTERNAL_DATA)"]
     }
 
-    /// One line per situation: held, the invariant and its cause in one sentence (with the repro file), or
-    /// not run with the reason; then the situations left out.
-    public static func lines(_ result: ToolMatrix.Result, skipped: [Skipped], matrix: URL) -> [String] {
-        let width = max(20, (result.cells.map(\.situation) + skipped.map(\.situation)).map(\.count).max() ?? 0)
-        func pad(_ text: String) -> String { text.padding(toLength: width, withPad: " ", startingAt: 0) }
+    /// What `try` prints after its runs: one line per situation (held, caught with the invariants, not
+    /// exercised, not run, skipped); then every finding once, worst first (`Severity`), with the situations and
+    /// seeds it came back in, its consequence, evidence, op-log cause and fix, and a repro per situation; then the
+    /// app's own findings, apart. Lines wrap at `width` (the terminal's; nil: one line each, for pipes). Paths are
+    /// shown relative to `workingDirectory` where they lie under it.
+    public static func lines(_ result: ToolMatrix.Result, skipped: [Skipped], matrix: URL, width: Int? = nil,
+                             workingDirectory: URL? = nil) -> [String] {
+        let column = max(20, (result.cells.map(\.situation) + skipped.map(\.situation)).map(\.count).max() ?? 0)
+        func pad(_ text: String) -> String { text.padding(toLength: column, withPad: " ", startingAt: 0) }
+        func wrapped(_ text: String, _ hanging: String = "      ") -> [String] {
+            FindingText.wrap(text, width: width, indent: "", hanging: hanging)
+        }
+        func shown(_ path: String) -> String {
+            guard let base = workingDirectory?.standardizedFileURL.path, path.hasPrefix(base + "/") else { return path }
+            return String(path.dropFirst(base.count + 1))
+        }
         var lines: [String] = []
         for cell in result.cells {
             let seeds = cell.runs.count
             if cell.caught {
                 let failing = cell.caughtRuns
-                let cause = failing.first.flatMap { $0.evidence.first ?? $0.failures.first } ?? "a step failed"
                 let names = cell.violated.isEmpty ? "a step failed" : cell.violated.joined(separator: ", ")
-                lines.append("\(pad(cell.situation))  CAUGHT \(names) (\(failing.count)/\(seeds) seed(s)): \(sentence(cause))")
-                if let why = failing.first(where: { $0.cause != nil })?.cause { lines.append("\(pad(""))    cause: \(sentence(why))") }
-                if let fix = failing.first(where: { $0.fix != nil })?.fix { lines.append("\(pad(""))    fix: \(fix)") }
-                for run in failing { if let repro = run.repro { lines.append("\(pad(""))    repro: \(matrix.appendingPathComponent(repro).path)") } }
+                lines += wrapped("\(pad(cell.situation))  CAUGHT \(names) \(seedCount(failing.count, of: seeds))", pad("") + "  ")
+                if cell.violated.isEmpty, let failure = failing.first?.failures.first {
+                    lines += wrapped("\(pad(""))    \(sentence(FindingText.relativePaths(failure)))", pad("") + "      ")
+                }
             } else if let reason = cell.notExercised {
-                lines.append("\(pad(cell.situation))  not exercised: \(reason)")
+                lines += wrapped("\(pad(cell.situation))  not exercised: \(reason)", pad("") + "  ")
             } else if cell.isNotRun {
-                lines.append("\(pad(cell.situation))  NOT RUN: \(sentence(cell.notRunRuns.first?.notRun ?? ""))")
+                lines += wrapped("\(pad(cell.situation))  NOT RUN: \(sentence(cell.notRunRuns.first?.notRun ?? ""))", pad("") + "  ")
             } else {
-                lines.append("\(pad(cell.situation))  held" + (seeds > 1 ? " (\(seeds)/\(seeds) seeds)" : ""))
-            }
-            // What the app itself lost (Core Data's behaviour), apart: the program neither caused nor can prevent it.
-            let apps = cell.runs.filter { $0.appsOwn != nil }
-            if let first = apps.first?.appsOwn?.first {
-                lines.append("\(pad(""))    the app's own, not your program's (\(apps.count)/\(seeds) seed(s)): \(sentence(first))")
+                lines.append("\(pad(cell.situation))  held" + (seeds > 1 ? seedCount(seeds, of: seeds) : ""))
             }
         }
-        for (situation, reason) in skipped { lines.append("\(pad(situation))  skipped: \(reason)") }
+        for (situation, reason) in skipped { lines += wrapped("\(pad(situation))  skipped: \(reason)", pad("") + "  ") }
+
+        let program = findings(result, appsOwn: false), apps = findings(result, appsOwn: true)
+        if !program.isEmpty {
+            lines += ["", "Findings, worst first:"]
+            for (index, item) in program.enumerated() {
+                let number = "\(index + 1).".padding(toLength: 3, withPad: " ", startingAt: 0)
+                lines += item.finding.lines(indent: 3, width: width).enumerated().map { $0.offset == 0 ? number + $0.element.dropFirst(3) : $0.element }
+                lines += wrapped("       in \(item.situations)", "           ")
+                if let repro = item.repros.first {
+                    let more = item.repros.count > 1 ? " (and \(item.repros.count - 1) more beside it, one per situation)" : ""
+                    lines += wrapped("       repro: \(shown(matrix.appendingPathComponent(repro).path))\(more)", "           ")
+                }
+            }
+        }
+        if !apps.isEmpty {
+            lines += ["", "The app's own, not your program's (Core Data's behaviour; not counted against it):"]
+            for item in apps {
+                lines += item.finding.lines(indent: 3, width: width)
+                lines += wrapped("       in \(item.situations)", "           ")
+            }
+        }
         return lines
     }
 
-    /// The first clause of `text` (up to ". " or "; "), on one line, at most about 200 characters.
+    /// Every finding of the result once per invariant (the program's, or the app's own), worst first: the first
+    /// run's finding of it (the first with a cause, when one has), the situations and seeds it came back in, and
+    /// the repro of each situation's first seed that showed it.
+    static func findings(_ result: ToolMatrix.Result, appsOwn: Bool) -> [(finding: Finding, situations: String, repros: [String])] {
+        var order: [String] = []
+        var first: [String: Finding] = [:]
+        var places: [String: [String]] = [:]
+        var repros: [String: [String]] = [:]
+        for cell in result.cells {
+            let seeds = cell.runs.count
+            var counts: [String: Int] = [:]
+            for run in cell.runs {
+                for finding in run.findings ?? [] where finding.appsOwn == appsOwn {
+                    if first[finding.invariant] == nil { order.append(finding.invariant) }
+                    if first[finding.invariant] == nil || (first[finding.invariant]?.cause == nil && finding.cause != nil) {
+                        first[finding.invariant] = finding
+                    }
+                    if counts[finding.invariant] == nil, let repro = run.repro { repros[finding.invariant, default: []].append(repro) }
+                    counts[finding.invariant, default: 0] += 1
+                }
+            }
+            for (invariant, count) in counts.sorted(by: { $0.key < $1.key }) {
+                places[invariant, default: []].append(cell.situation + (seeds > 1 || count < seeds ? seedCount(count, of: seeds) : ""))
+            }
+        }
+        return order.compactMap { name in first[name].map { ($0, places[name, default: []].joined(separator: ", "), repros[name, default: []]) } }
+            .enumerated().sorted { a, b in
+                a.element.0.severity != b.element.0.severity ? a.element.0.severity < b.element.0.severity : a.offset < b.offset
+            }.map(\.element)
+    }
+
+    /// " (2/3 seeds)", " (1/1 seed)".
+    static func seedCount(_ count: Int, of seeds: Int) -> String { " (\(count)/\(seeds) seed\(seeds == 1 ? "" : "s"))" }
+
+    /// The first clause of `text` (up to ". " or "; "), on one line.
     static func sentence(_ text: String) -> String {
-        let flat = text.replacingOccurrences(of: "\n", with: " ")
+        let flat = FindingText.oneLine(text)
         let end = [flat.range(of: ". ")?.lowerBound, flat.range(of: "; ")?.lowerBound].compactMap { $0 }.min() ?? flat.endIndex
-        let first = String(flat[..<end])
-        return first.count > 200 ? String(first.prefix(197)) + "..." : first
+        return String(flat[..<end])
     }
 
     /// `--save DIR`: the scenario files `try` ran, flattened (no `extends:`), each expecting `pass`, with a copy of
@@ -149,7 +212,7 @@ public enum TryProgram {
     /// folder, and fails while a finding stands. Nothing else: no script stands in for a restore program that was
     /// not given.
     public static func save(_ recipe: ToolMatrix.Recipe, program: Program, workingDirectory: URL, seed: UInt64,
-                            to directory: URL) throws -> [URL] {
+                            seeds: String = "1-3", to directory: URL) throws -> [URL] {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let backup = try ProgramFiles.place(program.backup, in: directory, from: workingDirectory)
         let restore = try program.restore.map { try ProgramFiles.place($0, in: directory, from: workingDirectory) }
@@ -164,7 +227,7 @@ public enum TryProgram {
             let file = directory.appendingPathComponent("\(scenario.name).yaml")
             let header = "# `lifeboat try` situation \"\(situation.name)\" (the one in Scenarios/tools/_situations), running the program's\n"
                 + "# script copied beside this file ($LIFEBOAT_SCENARIO_DIR) or named by its absolute path. Runs from any\n"
-                + "# working folder: lifeboat run \(directory.lastPathComponent) --seeds 1-3. It runs the copy: save again after\n"
+                + "# working folder: lifeboat run \(directory.lastPathComponent) --seeds \(seeds). It runs the copy: save again after\n"
                 + "# changing the script.\n"
             try Data((header + ScenarioYAML.render(scenario)).utf8).write(to: file)
             written.append(file)

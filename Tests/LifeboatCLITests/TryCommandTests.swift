@@ -80,7 +80,14 @@ import Testing
         let lines = TryProgram.lines(result, skipped: [], matrix: folder)
         #expect(lines.first?.hasPrefix("idle") == true && lines.first?.hasSuffix("held") == true, "\(lines)")
         let caught = try #require(lines.first { $0.hasPrefix("live-wal") })
-        #expect(caught.contains("CAUGHT wal-content-carried") && caught.contains("acknowledged before the backup began"), "\(caught)")
+        #expect(caught.contains("CAUGHT wal-content-carried"), "\(caught)")
+        // Then each finding once, worst first: its consequence, evidence and fix.
+        #expect(lines.contains { $0.hasPrefix("1. wal-content-carried: every commit since the last checkpoint is missing") }, "\(lines)")
+        #expect(lines.contains { $0.contains("e.g.") && $0.contains("acknowledged before the backup began") }, "\(lines)")
+        #expect(lines.contains { $0.contains("fix: copy the -wal with the database") }, "\(lines)")
+        // Wrapped at a terminal's width, no line is longer than it (but a path alone on its line).
+        let narrow = TryProgram.lines(result, skipped: [], matrix: folder, width: 60)
+        #expect(narrow.filter { !$0.contains("/") }.allSatisfy { $0.count <= 60 }, "\(narrow)")
         let repro = try #require(lines.first { $0.contains("repro: ") }).components(separatedBy: "repro: ")[1]
         #expect(try ScenarioParser.parse(file: URL(fileURLWithPath: repro)).expect == .violation("wal-content-carried"))
         // --save: the scenarios as run, flattened and expecting pass; the script, outside the working folder, is
@@ -106,7 +113,8 @@ import Testing
         #expect(code == 0, "\(TryProgram.lines(result, skipped: [], matrix: folder))")
         #expect(result.cells.count == 3 && result.cells.allSatisfy(\.held))
         // Every situation's line says held (the app's own findings, if any, on indented lines of their own).
-        #expect(TryProgram.lines(result, skipped: [], matrix: folder).filter { !$0.hasPrefix(" ") }.allSatisfy { $0.hasSuffix("held") })
+        let situations = TryProgram.lines(result, skipped: [], matrix: folder).prefix { !$0.isEmpty }
+        #expect(situations.filter { !$0.hasPrefix(" ") }.allSatisfy { $0.hasSuffix("held") }, "\(situations)")
     }
 
     @Test func badInputExitsTwo() async throws {

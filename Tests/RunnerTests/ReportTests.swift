@@ -55,10 +55,53 @@ import Testing
 
     @Test func jsonRoundTripsAndMarkdownNamesTheEvidence() throws {
         let decoded = try JSONReport.decode(Data(try JSONReport.render(Self.result).utf8))
-        #expect(decoded.verdicts == Self.result.verdicts && decoded.operations == Self.result.operations && decoded.schema == "lifeboat.run/3")
+        #expect(decoded.verdicts == Self.result.verdicts && decoded.operations == Self.result.operations && decoded.schema == "lifeboat.run/4")
         #expect(decoded.coverage == Self.result.coverage)
         let markdown = MarkdownReport.render(Self.result)
-        #expect(markdown.contains("| no-duplicates | violated |") && markdown.contains("- Folder X stored 2 times"))
+        #expect(markdown.contains("| no-duplicates | violated |") && markdown.contains("- **Evidence:** Folder X stored 2 times"))
+        #expect(markdown.contains("- Note <Y>"), "every piece of evidence is in the report")
+    }
+
+    /// A person reads the verdict first, then the findings (consequence, evidence, cause, fix), then the
+    /// timeline; the invariants the run did not exercise are folded, and the syscall table comes last.
+    @Test func reportsOpenWithTheVerdictAndFindingsAndEndWithTheSyscallTable() throws {
+        var result = Self.result
+        result.verdicts[1].consequence = "objects appear twice"
+        result.verdicts[1].fix = "back up into an empty destination"
+        result.verdicts[1].cause = "create /backups/0-1/x at 0.700 s by backup-0 (cp) was never followed by an fsync; rename ..."
+        let html = HTMLReport.render(result)
+        func position(_ text: String, in page: String) throws -> String.Index { try #require(page.range(of: text)).lowerBound }
+        #expect(try position("UNEXPECTED", in: html) < position("<h2>Findings</h2>", in: html))
+        #expect(try position("<h2>Findings</h2>", in: html) < position("<h2>Timeline</h2>", in: html))
+        #expect(try position("<h2>Timeline</h2>", in: html) < position("<h2>Invariants</h2>", in: html))
+        #expect(try position("<h2>Operations</h2>", in: html) < position("<h2>Fault coverage</h2>", in: html))
+        #expect(html.contains("objects appear twice") && html.contains("<strong>Fix:</strong> back up into an empty destination"))
+        #expect(html.contains("<details><summary>1 invariant(s) not exercised"), "n/a rows are folded")
+        #expect(html.contains("lifeboat replay ") && !html.contains("lifeboat run "))
+        #expect(html.contains("the cause&#39;s operation") || html.contains("the cause's operation"), "the cause is marked on the timeline")
+        let markdown = MarkdownReport.render(result)
+        #expect(try position("## Findings, worst first", in: markdown) < position("## Invariants", in: markdown))
+        #expect(try position("## Operations", in: markdown) < position("## Fault coverage", in: markdown))
+        #expect(markdown.contains("- **Cause:** create /backups/0-1/x at 0.700 s by backup-0 (cp) was never followed by an fsync\n"))
+        #expect(markdown.contains("Replay: `lifeboat replay "))
+    }
+
+    /// Findings rank worst first: a damaged copy before a silent loss before a loss only a power cut brings.
+    @Test func findingsRankByConsequence() {
+        let verdicts = [Verdict("backup-durable", .violated, "a"), Verdict("integrity", .held, "b"),
+                        Verdict("wal-content-carried", .violated, "c"), Verdict("integrity", .violated, "d")]
+        #expect(Finding.of(verdicts).map(\.invariant) == ["integrity", "wal-content-carried", "backup-durable"])
+        #expect(Finding.of(verdicts).first?.consequence.contains("damaged") == true)
+    }
+
+    /// Scratch paths are shown from the run's own folders; wrapping keeps every word and the width.
+    @Test func findingTextIsRelativeAndWrapped() {
+        let text = "refers to /tmp/lifeboat-scratch/run-20261125-192454-3a0bde/store/backups/0-1/.Library_SUPPORT/x, which is missing"
+        #expect(FindingText.relativePaths(text) == "refers to backups/0-1/.Library_SUPPORT/x, which is missing")
+        let lines = FindingText.wrap("one two three four five six seven eight nine ten", width: 16, indent: "  ", hanging: "    ")
+        #expect(lines.allSatisfy { $0.count <= 16 } && lines.count > 2)
+        #expect(lines.joined(separator: " ").split(separator: " ").joined(separator: " ") == "one two three four five six seven eight nine ten")
+        #expect(FindingText.wrap("a b", width: nil, indent: "  ", hanging: "") == ["  a b"])
     }
 
     @Test func coverageTableIsInEveryReportAndOldReportsStillRead() throws {

@@ -10,6 +10,8 @@ import Foundation
 struct AppDurable: Invariant {
     let name = "app-durable"
     let fix = "nothing a backup program can change: an app that must not lose attachments in a power cut syncs them itself (or keeps them inline); back up after the app's saves settle"
+    let consequence = "the app itself loses attachments in a power cut (Core Data's behaviour, whatever the program does)"
+    let severity = Severity.lostOnPowerCut
     let owner = Owner.app
 
     func check(_ run: JudgedRun) -> [Verdict] {

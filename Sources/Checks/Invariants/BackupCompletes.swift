@@ -4,6 +4,8 @@ import Foundation
 struct BackupCompletes: Invariant {
     let name = "backup-completes"
     let fix = "read the step's output (logs/<step>.log): a backup that gives up under writers needs a lock, a retry budget or an API that does not restart (VACUUM INTO, the backup API in one step)"
+    let consequence = "no backup: the step failed or gave up"
+    let severity = Severity.loudFailure
 
     func check(_ run: JudgedRun) -> [Verdict] {
         run.backups.compactMap { step in

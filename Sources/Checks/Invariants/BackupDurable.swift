@@ -6,6 +6,8 @@ import Foundation
 struct BackupDurable: Invariant {
     let name = "backup-durable"
     let fix = "fsync every file the backup writes, then the folders that name them (after the last rename), before reporting success"
+    let consequence = "a power cut soon after the backup reported success loses or damages this backup"
+    let severity = Severity.lostOnPowerCut
 
     func check(_ run: JudgedRun) -> [Verdict] {
         run.backups.compactMap { step in

@@ -9,6 +9,8 @@ import StoreCheck
 struct BlobsCarried: Invariant {
     let name = "blobs-carried"
     let fix = "copy .<Store>_SUPPORT/_EXTERNAL_DATA in the same snapshot as the database (hold SQLite's write lock while both are copied)"
+    let consequence = "attachments are missing from the copy: the objects that name them lose their data"
+    let severity = Severity.silentLoss
 
     func check(_ run: JudgedRun) -> [Verdict] {
         run.checkedStores.compactMap { entry in

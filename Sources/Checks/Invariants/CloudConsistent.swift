@@ -8,6 +8,8 @@ import StoreModel
 struct CloudConsistent: Invariant {
     let name = "cloud-consistent"
     let fix = "restore into a store the mirror has not seen (a new store UUID) or reset the mirror's metadata, then let CloudKit sync again"
+    let consequence = "the devices and CloudKit disagree after the restore: records lost, stale or doubled on every device"
+    let severity = Severity.silentLoss
 
     func check(_ run: JudgedRun) -> [Verdict] {
         var measured: [(String, Measured<CloudConsistencyInput>)] = []

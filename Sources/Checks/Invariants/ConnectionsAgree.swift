@@ -6,6 +6,8 @@ import Foundation
 struct ConnectionsAgree: Invariant {
     let name = "connections-agree"
     let fix = "restore in place through SQLite (the backup API into the live store) or close every connection first; never rename a file over an open store"
+    let consequence = "connections open across the restore keep writing to the old store's file: their saves vanish"
+    let severity = Severity.silentLoss
 
     func check(_ run: JudgedRun) -> [Verdict] {
         run.restores.compactMap { step in

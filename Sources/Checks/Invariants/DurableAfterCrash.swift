@@ -7,6 +7,8 @@ import Foundation
 struct DurableAfterCrash: Invariant {
     let name = "durable-after-crash"
     let fix = "leave the live store's files alone: a program that deletes, renames or rewrites the store's -wal or database loses the app's commits"
+    let consequence = "commits the app confirmed are gone from the live store after a crash"
+    let severity = Severity.silentLoss
 
     func check(_ run: JudgedRun) -> [Verdict] {
         guard var verdict = Self.measured(run, settingAsideAppsLosses: true) else { return [] }

@@ -6,6 +6,8 @@ import StoreCheck
 struct Integrity: Invariant {
     let name = "integrity"
     let fix = "copy through SQLite (the backup API or VACUUM INTO), or copy the database with its -wal under a lock; never copy a page file while a checkpoint rewrites it"
+    let consequence = "the copy is a damaged store: SQLite reports corruption, or Core Data cannot read it as a store"
+    let severity = Severity.damaged
 
     func check(_ run: JudgedRun) -> [Verdict] {
         var verdicts = run.checkedStores.compactMap { entry in

@@ -7,6 +7,8 @@ import Foundation
 struct LiveStoreUnaffected: Invariant {
     let name = "live-store-unaffected"
     let fix = "do not hold SQLite's locks for long, and never remove or replace the live store's files while the app runs"
+    let consequence = "the app's own saves failed or vanished while the program ran"
+    let severity = Severity.silentLoss
 
     func check(_ run: JudgedRun) -> [Verdict] {
         let everyone = Self.measured(run, settingAsideAppsLosses: false)

@@ -4,6 +4,8 @@ import Foundation
 struct MetadataPreserved: Invariant {
     let name = "metadata-preserved"
     let fix = "copy the store as it is (replace, the backup API): migrate writes a new store with its own metadata"
+    let consequence = "the copy is a different store to Core Data (new UUID or model hashes): CloudKit and migrations treat it as a stranger"
+    let severity = Severity.silentLoss
 
     func check(_ run: JudgedRun) -> [Verdict] {
         guard let live = run.record.liveMetadata else { return [] }

@@ -5,6 +5,8 @@ import Foundation
 struct MetricsWithinBounds: Invariant {
     let name = "metrics-within-bounds"
     let fix = "choose the strategy whose cost fits (replace copies the file; migrate loads every object), or change the bound"
+    let consequence = "the step costs more time or memory than the scenario allows"
+    let severity = Severity.cost
 
     func check(_ run: JudgedRun) -> [Verdict] {
         let bounds = run.record.plan.metricBounds

@@ -6,6 +6,8 @@ import StoreModel
 struct NoDuplicates: Invariant {
     let name = "no-duplicates"
     let fix = "back up into an empty destination (or replace, not migrate, into an existing one)"
+    let consequence = "objects appear twice: the app shows every duplicated record twice from now on"
+    let severity = Severity.silentLoss
 
     func check(_ run: JudgedRun) -> [Verdict] {
         var verdicts = run.checkedStores.compactMap { entry in

@@ -7,6 +7,8 @@ import Foundation
 struct NoRunaway: Invariant {
     let name = "no-runaway"
     let fix = "upgrade or configure the tool so an idle database stops producing new snapshots"
+    let consequence = "the backup keeps growing while nothing changes: storage cost without bound"
+    let severity = Severity.cost
 
     func check(_ run: JudgedRun) -> [Verdict] {
         guard let area = run.record.backupArea, !area.samples.isEmpty else { return [] }

@@ -6,6 +6,8 @@ import Foundation
 struct ReaderConsistent: Invariant {
     let name = "reader-consistent"
     let fix = "keep readers on the live store's own connections; a program must not rewrite pages under an open read transaction"
+    let consequence = "a reader of the live store saw a state that never existed"
+    let severity = Severity.damaged
 
     func check(_ run: JudgedRun) -> [Verdict] {
         guard let snapshots = run.record.readerSnapshots else { return [] }

@@ -7,6 +7,8 @@ import Workload
 struct RelocationCarriesCommits: Invariant {
     let name = "relocation-carries-commits"
     let fix = "stop every process that has the store open before moving it, or delete the old files only once no process can be using them (seed 002's condition)"
+    let consequence = "commits made across the move are not in the store the app uses afterwards"
+    let severity = Severity.silentLoss
 
     func check(_ run: JudgedRun) -> [Verdict] {
         run.record.relocations.map { move in

@@ -5,6 +5,8 @@ import Foundation
 struct RelocationCompletes: Invariant {
     let name = "relocation-completes"
     let fix = "move the store with the mirror off (or signed in), as the move's article does: replace, then add the store at its new place"
+    let consequence = "the store's move never finished: the app is left without its store"
+    let severity = Severity.loudFailure
 
     func check(_ run: JudgedRun) -> [Verdict] {
         run.record.operations.filter { $0.action == "relocate" }.map { operation in

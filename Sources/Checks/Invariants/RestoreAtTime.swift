@@ -6,6 +6,8 @@ import Foundation
 struct RestoreAtTime: Invariant {
     let name = "restore-at-time"
     let fix = "restore to the requested moment exactly: keep every segment up to it and none after"
+    let consequence = "the restore does not bring back the moment asked for: commits missing or too many"
+    let severity = Severity.silentLoss
 
     func check(_ run: JudgedRun) -> [Verdict] {
         run.restores.compactMap { step in

@@ -6,6 +6,8 @@ import Foundation
 struct RestoreDurable: Invariant {
     let name = "restore-durable"
     let fix = "fsync the restored files, then the folder that names them, after the last rename, before reporting success"
+    let consequence = "a power cut soon after the restore reported success undoes the restore"
+    let severity = Severity.lostOnPowerCut
 
     func check(_ run: JudgedRun) -> [Verdict] {
         run.restores.compactMap { step in

@@ -8,6 +8,8 @@ import StoreCheck
 struct RestoreEqualsBackup: Invariant {
     let name = "restore-equals-backup"
     let fix = "remove the live -wal and -shm before putting the database back, and replace .<Store>_SUPPORT with the backup's"
+    let consequence = "the restored store is not the backup: commits or attachments change on the way back"
+    let severity = Severity.silentLoss
 
     func check(_ run: JudgedRun) -> [Verdict] {
         run.restores.compactMap { step in

@@ -6,6 +6,8 @@ import Foundation
 struct RestoreOpens: Invariant {
     let name = "restore-opens"
     let fix = "open the restored store with the migration options (NSMigratePersistentStoresAutomaticallyOption, NSInferMappingModelAutomaticallyOption) or migrate it first"
+    let consequence = "the app cannot open the restored store (or opens it empty)"
+    let severity = Severity.loudFailure
 
     func check(_ run: JudgedRun) -> [Verdict] {
         run.restores.compactMap { step in

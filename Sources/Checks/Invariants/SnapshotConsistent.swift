@@ -5,6 +5,8 @@ import Foundation
 struct SnapshotConsistent: Invariant {
     let name = "snapshot-consistent"
     let fix = "copy one snapshot: through SQLite (backup API, VACUUM INTO) or the database and its -wal under one lock"
+    let consequence = "the backup mixes two moments of the store: some commits kept, earlier ones lost"
+    let severity = Severity.damaged
 
     func check(_ run: JudgedRun) -> [Verdict] {
         run.backups.compactMap { step in

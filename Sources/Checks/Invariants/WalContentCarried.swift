@@ -5,6 +5,8 @@ import Foundation
 struct WalContentCarried: Invariant {
     let name = "wal-content-carried"
     let fix = "copy the -wal with the database (under a lock), or copy through SQLite, which reads the -wal"
+    let consequence = "every commit since the last checkpoint is missing from the backup"
+    let severity = Severity.silentLoss
 
     func check(_ run: JudgedRun) -> [Verdict] {
         run.backups.compactMap { step in

@@ -11,6 +11,12 @@ public protocol Invariant: Sendable {
     var owner: Owner { get }
     /// What to change when it is violated, in one line (docs/invariants.md's "how to fix" column).
     var fix: String { get }
+    /// What the user loses, and when, when it is violated, in one phrase ("every commit since the last checkpoint
+    /// is missing from the backup"): the line a person reads first, before the evidence.
+    var consequence: String { get }
+    /// How bad that loss is, for ranking findings: a damaged copy before silent loss, silent loss before a loss
+    /// only a power cut brings, before a loud failure, before a cost.
+    var severity: Severity { get }
     /// Whether a run judges it when the scenario does not list its invariants (`invariants:` absent).
     var judgedByDefault: Bool { get }
     /// The verdicts of one run: one per thing it examined (a backup, a restore, the store after a crash), each
@@ -18,6 +24,33 @@ public protocol Invariant: Sendable {
     func check(_ run: JudgedRun) -> [Verdict]
     /// Why the run gave it nothing to examine, and what a scenario needs for it to be exercised.
     func notExercised(_ run: JudgedRun) -> String
+}
+
+/// How bad a violated invariant's consequence is; findings are listed worst first (the lower the rank).
+public enum Severity: Int, Sendable, Codable, Comparable, CaseIterable {
+    /// The copy (or the live store) is damaged: SQLite or Core Data refuses it or misreads it.
+    case damaged = 0
+    /// Data the app confirmed is missing or wrong at once, with no crash needed, and nobody is told.
+    case silentLoss
+    /// Data is lost only if a power cut (or crash) comes before the next write-back.
+    case lostOnPowerCut
+    /// The step failed loudly, or the app saw errors: nothing is silently wrong, but there is no good copy.
+    case loudFailure
+    /// It costs more time, memory or space than it should.
+    case cost
+
+    public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    /// The heading a report groups findings of this severity under.
+    public var title: String {
+        switch self {
+        case .damaged: "damaged copy"
+        case .silentLoss: "silent loss"
+        case .lostOnPowerCut: "lost on a power cut"
+        case .loudFailure: "failed loudly"
+        case .cost: "cost"
+        }
+    }
 }
 
 /// Whose behaviour a verdict judges.

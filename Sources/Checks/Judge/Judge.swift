@@ -32,7 +32,10 @@ public enum Judge {
                 // The app's own findings are reported apart, unless the scenario names the invariant: then it is
                 // judged like any other.
                 verdict.owner = invariant.owner == .app && !named.contains(invariant.name) ? .app : nil
-                if verdict.status == .violated { verdict.fix = invariant.fix }
+                if verdict.status == .violated {
+                    verdict.fix = invariant.fix
+                    verdict.consequence = invariant.consequence
+                }
                 return verdict
             }
         }

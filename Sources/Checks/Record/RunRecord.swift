@@ -46,6 +46,9 @@ public struct RunRecord: Sendable, Codable {
     public var stepMetrics = StepMetrics()
     /// The backup area's size while a sidecar ran (nil: not sampled).
     public var backupArea: BackupAreaRecord?
+    /// The live store's -wal length, checkpoints and other processes' fsyncs over time (FaultFS runs with an op
+    /// log), for the timeline.
+    public var activity: StoreActivity?
 
     // The run's own facts, for the reports.
     public var writers: [WriterSummary] = []
