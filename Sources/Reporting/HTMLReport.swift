@@ -79,7 +79,7 @@ public enum HTMLReport {
     }
 
     /// One finding as a block: the invariant and its consequence, then the evidence, the cause and the fix.
-    static func block(_ finding: Finding) -> String {
+    public static func block(_ finding: Finding) -> String {
         var html = "<div class=\"finding\(finding.appsOwn ? " app" : "")\"><h3>\(h(finding.invariant)) <span class=\"severity\">(\(h(finding.severity.title)))</span>: \(h(finding.consequence))</h3>\n"
         if let evidence = finding.evidence { html += "<p><strong>Evidence:</strong> \(h(evidence))</p>\n" }
         if let cause = finding.cause { html += "<p class=\"cause\"><strong>Cause:</strong> \(h(cause))</p>\n" }

@@ -193,20 +193,29 @@ public enum ToolMatrixReport {
             }
             rows += "</tr>\n"
         }
-        // Every finding spelled out: what was caught, the op log's cause and what to change, with the run's report.
+        // Every caught cell's findings spelled out, worst first, as the run report says them (consequence, evidence,
+        // the op log's cause, fix), with the run's report; a step that failed on its own with its output.
         var findings = ""
         for c in result.cells where !c.held && !c.isNotRun && c.notExercised == nil {
             let failing = c.caughtRuns
             guard let first = failing.first else { continue }
-            findings += "<h3>\(h(c.recipe)) in \(h(c.situation)): caught \(failing.count)/\(c.runs.count)</h3><ul>"
-            findings += (first.evidence + first.failures).prefix(3).map { "<li>\(h($0))</li>" }.joined()
-            if let cause = first.cause { findings += "<li><strong>Cause:</strong> \(h(cause))</li>" }
-            if let fix = first.fix { findings += "<li><strong>Fix:</strong> \(h(fix))</li>" }
-            findings += "<li><a href=\"\(h(first.report))/report.html\">run report (seed \(first.seed))</a></li></ul>\n"
+            findings += "<h3>\(h(c.recipe)) in \(h(c.situation)): caught \(failing.count)/\(c.runs.count)</h3>\n"
+            let listed = (first.findings ?? []).filter { !$0.appsOwn }
+            if listed.isEmpty {
+                findings += "<ul>" + (first.evidence + first.failures).prefix(3).map { "<li>\(h(FindingText.relativePaths($0)))</li>" }.joined() + "</ul>\n"
+            }
+            findings += listed.map(HTMLReport.block).joined()
+            findings += first.failures.isEmpty || listed.isEmpty ? "" : "<ul>" + first.failures.prefix(2).map { "<li>\(h(FindingText.relativePaths($0)))</li>" }.joined() + "</ul>\n"
+            findings += "<p><a href=\"\(h(first.report))/report.html\">run report (seed \(first.seed))</a>"
+                + (first.repro.map { " · <a href=\"\(h($0))\">repro</a>" } ?? "") + "</p>\n"
         }
-        let apps = result.cells.flatMap { c in c.runs.compactMap { run in run.appsOwn?.first.map { (c, run, $0) } } }
-        if let (c, run, text) = apps.first {
-            findings += "<h3>The app's own (not the program's)</h3><p>In \(apps.count) run(s) the app itself lost data in the crash (Core Data's behaviour); these count against no program. First: \(h(c.recipe)) in \(h(c.situation)), seed \(run.seed): \(h(text))</p>\n"
+        let apps = result.cells.flatMap { c in c.runs.compactMap { run in (run.findings ?? []).first(where: \.appsOwn).map { (c, run, $0) } } }
+        if let (c, run, finding) = apps.first {
+            findings += "<h3>The app's own (not the program's)</h3><p>In \(apps.count) run(s) the app itself lost data (Core Data's behaviour); these count against no program. First: \(h(c.recipe)) in \(h(c.situation)), seed \(run.seed):</p>\n"
+                + HTMLReport.block(finding)
+        } else if let (c, run, text) = result.cells.flatMap({ c in c.runs.compactMap { run in run.appsOwn?.first.map { (c, run, $0) } } }).first {
+            // A matrix.json of an older build: the app's own finding as one line.
+            findings += "<h3>The app's own (not the program's)</h3><p>The app itself lost data in the crash (Core Data's behaviour); these count against no program. First: \(h(c.recipe)) in \(h(c.situation)), seed \(run.seed): \(h(text))</p>\n"
         }
         let isTry = result.command.hasPrefix("lifeboat try")
         let versionLines = versionSection(result).dropFirst(3)
@@ -214,9 +223,10 @@ public enum ToolMatrixReport {
             + versionLines.map { "<li>\(h($0.hasPrefix("- ") ? String($0.dropFirst(2)) : $0))</li>" }.joined() + "</ul>"
         return """
         <!doctype html>
-        <html><head><meta charset="utf-8"><title>Lifeboat matrix \(h(result.matrixID))</title>
+        <html><head><meta charset="utf-8"><title>\(isTry ? "Lifeboat try of your program" : "Lifeboat matrix") \(h(result.matrixID))</title>
         <style>body{font-family:system-ui,sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.4em .6em;vertical-align:top;text-align:left}
-        .held{background:#e6f4e6}.caught{background:#fbe3e3}.notrun{background:#eee}small{color:#555;font-weight:normal}</style></head><body>
+        .held{background:#e6f4e6}.caught{background:#fbe3e3}.notrun{background:#eee}small{color:#555;font-weight:normal}
+        .finding{border-left:4px solid #b00020;padding:2px 12px;margin:.6em 0}.finding.app{border-color:#e08a00}.finding h3{margin:.3em 0;font-size:1em}.finding p{margin:.3em 0}.severity{color:#777;font-weight:normal}</style></head><body>
         <h1>\(isTry ? "Your program under Lifeboat" : "Real backup tools under Lifeboat")</h1>
         <p>\(h(result.command)): matrix \(h(result.matrixID)), seeds \(result.seeds.map(String.init).joined(separator: ", ")), \(String(format: "%.0f", result.seconds)) s.
         A caught cell's seeds link to each run's report; its repro replays with <code>lifeboat replay</code>. Findings below the table.</p>
