@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Reporting
 import Runner
 
 /// `lifeboat drill`: the default drill on a scratch store: every strategy, its verdict, and a report.
@@ -32,7 +33,11 @@ struct DrillCommand: ParsableCommand {
         try run.markLatest()
         for item in result.cases {
             let mark = TerminalStyle.outcome(item.matches ? "ok  " : "FAIL", good: item.matches)
-            print("\(mark) \(item.operation.padding(toLength: 8, withPad: " ", startingAt: 0)) \(item.name.padding(toLength: 22, withPad: " ", startingAt: 0)) expected \(item.expected.padding(toLength: 9, withPad: " ", startingAt: 0)) got \(item.actual)\(item.findings.first.map { "  (\($0.prefix(110)))" } ?? "")")
+            print("\(mark) \(item.operation.padding(toLength: 8, withPad: " ", startingAt: 0)) \(item.name.padding(toLength: 22, withPad: " ", startingAt: 0)) expected \(item.expected.padding(toLength: 9, withPad: " ", startingAt: 0)) got \(item.actual)")
+            // The first finding in full, under the line, wrapped at the terminal's width (one line when piped).
+            if let finding = item.findings.first {
+                for line in FindingText.wrap(FindingText.relativePaths(FindingText.oneLine(finding)), width: TerminalStyle.columns, indent: "       ", hanging: "         ") { print(line) }
+            }
         }
         print("verdict: \(TerminalStyle.outcome(result.passed ? "PASS" : "FAIL", good: result.passed)) — report: \(run.url.path)/report.md (reports/latest)")
         if keep { print("scratch kept at \(area.path)") }
