@@ -93,7 +93,7 @@ let package = Package(
         .target(
             name: "Runner",
             dependencies: ["StoreModel", "StoreCheck", "Strategies", "Scenario", "Workload", "Checks", "Reporting", "FaultFS",
-                           "ChildProcesses", "SeededRandomness", .product(name: "Crypto", package: "swift-crypto")],
+                           "ChildProcesses", "SeededRandomness", "CLifeboatSys", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict),
         // Bug hunting: seeded variations of a scenario, greedy shrinking, replay checks.
         .target(

@@ -6,6 +6,7 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
+#include <string.h>
 #include <unistd.h>
 
 int lb_ficlone(int dst_fd, int src_fd) {
@@ -115,4 +116,8 @@ int64_t lb_copy_file_range(int fd_in, int64_t *off_in, int fd_out, int64_t *off_
 
 int lb_umount_detach(const char *path) {
     return umount2(path, MNT_DETACH);
+}
+
+void *lb_memmem(const void *haystack, size_t haystack_length, const void *needle, size_t needle_length) {
+    return memmem(haystack, haystack_length, needle, needle_length);
 }

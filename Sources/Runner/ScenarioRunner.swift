@@ -143,7 +143,12 @@ public final class ScenarioRunner {
         stopSidecars()
         coverage = try? (volume as? FaultFSVolume)?.runCoverage()
         if let faultFS = volume as? FaultFSVolume, let database = faultFS.volumePath(of: currentLive(live)) {
+            let started = Date()
             record.activity = faultFS.storeActivity(database: database, now: now()) { self.childRegistry?.name(ofAny: $0) }
+            if let activity = record.activity {
+                note("runner", .note, String(format: "store activity from the op log in %.2f s: %d -wal samples, %d checkpoint(s), %d program fsync(s)",
+                                             Date().timeIntervalSince(started), activity.walBytes.count, activity.checkpoints.count, activity.fsyncs.count))
+            }
         }
         children.killAll()
         completeRecord(history: history, live: currentLive(live), runID: runDirectory.id, startedAt: startedAt)

@@ -57,4 +57,7 @@ int64_t lb_copy_file_range(int fd_in, int64_t *off_in, int fd_out, int64_t *off_
 /// umount2(path, MNT_DETACH): lazy unmount, the way to clear a mount whose daemon died (ENOTCONN).
 int lb_umount_detach(const char *path);
 
+/// memmem(3), a GNU extension Swift's Glibc module does not export: where `needle` first occurs in `haystack`.
+void *lb_memmem(const void *haystack, size_t haystack_length, const void *needle, size_t needle_length);
+
 #endif

@@ -21,8 +21,8 @@ public struct StoreActivity: Sendable, Codable, Equatable {
     /// The `-wal`'s length in bytes over time (at most one sample per 20 ms, its largest).
     public var walBytes: [Invariants.SizeSample] = []
     public var checkpoints: [Mark] = []
-    /// Fsyncs (and fdatasyncs) of files and folders on the volume by processes other than the app's writers
-    /// and readers.
+    /// Fsyncs, fdatasyncs, folder fsyncs and sync(2)s on the volume by processes other than the app's writers
+    /// and readers and the harness itself.
     public var fsyncs: [Mark] = []
     /// The app's own fsyncs (every commit under `synchronous: full` makes one): counted, not marked.
     public var appFsyncs = 0
