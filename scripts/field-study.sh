@@ -4,7 +4,7 @@
 # (reports/field-study/, git-ignored) are the evidence the document quotes.
 #
 #   scripts/field-study.sh                      # every program, seeds 1-3
-#   SEEDS=1 scripts/field-study.sh cologler      # the programs whose label contains "cologler", seed 1
+#   SEEDS=1 scripts/field-study.sh cologler shl  # the programs whose label contains "cologler" or "shl", seed 1
 #
 # LIFEBOAT_BIN (default /work/field-bin) is a COPY of a build's lifeboat, faultfs and libLifeboatSyncShim.so, so
 # that a rebuild of the worktree cannot change the binary under a running study. The two programs that declare
@@ -20,6 +20,11 @@ if [ ! -x "$root/.venv/field/bin/python" ]; then
     python3 -m venv "$root/.venv/field"
 fi
 "$root/.venv/field/bin/pip" install -q -r "$field/requirements.txt"
+# superfly/sqlite3-restore is a Go program with no dependency besides Go's standard library (apt: golang-go).
+# Without Go its restore adapter exits 127: "not run", an environment error, never a finding.
+if command -v go >/dev/null 2>&1; then
+    (cd "$field/superfly-sqlite3-restore/upstream" && GOFLAGS=-mod=mod go build -o "$root/.venv/field/bin/sqlite3-restore" .)
+fi
 mkdir -p "$out"
 
 # label|backup command|restore command (empty: backups only). A label is one program in one configuration.
@@ -36,6 +41,13 @@ entries=(
     "cologler-backup-sqlite3|sh $field/cologler-backup-sqlite3/backup.sh true|sh $field/cologler-backup-sqlite3/restore.sh"
     "cologler-backup-sqlite3-uncompressed|sh $field/cologler-backup-sqlite3/backup.sh false|sh $field/cologler-backup-sqlite3/restore.sh"
     "simonw-sqlite-diffable|sh $field/simonw-sqlite-diffable/backup.sh|sh $field/simonw-sqlite-diffable/restore.sh"
+    "simonw-sqlite-utils|sh $field/simonw-sqlite-utils/backup.sh|"
+    "selfhosting-lab-sqlbackup|sh $field/selfhosting-lab-sqlbackup/backup.sh|sh $field/selfhosting-lab-sqlbackup/restore.sh"
+    "egegunes-hastatakip|sh $field/egegunes-hastatakip/backup.sh|"
+    "pavelveter-sqlite-backups|sh $field/pavelveter-sqlite-backups/backup.sh|"
+    # A restore program alone: its backup half is the project's own sqlite3 .backup recipe, whose cells in the
+    # backup situations are that recipe's (docs/real-tools.md), not this program's.
+    "superfly-sqlite3-restore|sh $root/Scenarios/tools/sqlite3-backup/backup.sh|sh $field/superfly-sqlite3-restore/restore.sh"
 )
 
 {
@@ -45,7 +57,11 @@ entries=(
 } | tee -a "$out/study.log"
 for entry in "${entries[@]}"; do
     IFS='|' read -r label backup restore <<< "$entry"
-    case "$label" in *"${1:-}"*) ;; *) continue ;; esac
+    if [ "$#" -gt 0 ]; then
+        wanted=no
+        for pattern in "$@"; do case "$label" in *"$pattern"*) wanted=yes ;; esac; done
+        [ "$wanted" = yes ] || continue
+    fi
     args=(try --backup "$backup" --seeds "$seeds" --reports "$out/$label")
     [ -z "$restore" ] || args+=(--restore "$restore")
     echo "== $label ($(date -u +%T), load $(cut -d' ' -f1-3 /proc/loadavg))" | tee -a "$out/study.log"
