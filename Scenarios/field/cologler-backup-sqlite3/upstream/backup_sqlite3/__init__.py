@@ -1,0 +1,6 @@
+# -*- coding: utf-8 -*-
+# 
+# Copyright (c) 2023~2999 - Cologler <skyoflw@gmail.com>
+# ----------
+# 
+# ----------
