@@ -134,8 +134,11 @@ struct FileOverlay: Sendable {
         }
         let redirtied = n > 0 ? redirtyCleanPages(around: offset, offset + n, seq: seq, store: &store) : []
         if let source { cover(offset, offset + n, with: Extent(offset: offset, length: n, seq: seq, source: source), store: &store) }
-        let lo = redirtied.map(\.offset).min().map { min($0, offset) } ?? offset
-        let hi = redirtied.map(\.end).max().map { max($0, offset + n) } ?? offset + n
+        var lo = offset, hi = offset + n
+        for piece in redirtied {
+            lo = min(lo, piece.offset)
+            hi = max(hi, piece.end)
+        }
         ops.append(PendingDataOp(seq: seq, kind: .write(offset: lo, length: hi - lo)))
         logicalSize = Self.size(after: .write(offset: offset, length: n), from: logicalSize)
         return 0
