@@ -70,7 +70,8 @@ public enum HostSync: String, Sendable, Codable, Equatable {
 /// to every fsync a rule fails with EIO (`errno EIO` or `fsync-fail-clean` on `fsync`); nil keeps FaultFS's older
 /// behaviour (`errno EIO` leaves the data pending, so a retry persists it; `fsync-fail-clean` drops it). The model
 /// is CuttleFS's (Rebello et al., "Can Applications Recover from fsync Failures?", USENIX ATC 2020, and its
-/// `fsync_behaviors.py`); the table with each behaviour's source is in docs/faultfs.md ("fsync failure semantics").
+/// source, github.com/WiscADSL/cuttlefs, `cuttlefs/fsyncs.py`); the table with each behaviour's source is in
+/// docs/faultfs.md ("fsync failure semantics").
 ///
 /// The failed fsync's writeback fails as a whole: every unsynced data op of the file at that moment is a failed
 /// write (FaultFS does not choose a subset, so nothing here is random). Then:
