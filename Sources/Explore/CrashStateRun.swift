@@ -44,7 +44,8 @@ public enum CrashStateRun {
         settings.keepScratch = true
         settings.makeVolume = { scenario, directory in
             try FaultFSVolume(directory: directory, seed: scenario.seed,
-                              log: directory.deletingLastPathComponent().appendingPathComponent("faultfs.oplog"), logData: true)
+                              log: directory.deletingLastPathComponent().appendingPathComponent("faultfs.oplog"), logData: true,
+                              hostSync: scenario.faults.hostSync, fsyncFailure: scenario.faults.fsyncFailure)
         }
         let start = Start()
         settings.afterGeneration = { volume, live, now in

@@ -10,10 +10,11 @@ public enum FaultFSCommandLine {
     usage:
       faultfs mount BACKING MOUNTPOINT [--control SOCKET] [--log FILE] [--log-data] [--seed N] [--max-threads N]
                                          [--exit-with-parent] [--memory-budget BYTES[K|M|G]] [--spill-dir DIR]
-                                         [--mmap] [--host-sync on|off] [--high-level]
+                                         [--mmap] [--host-sync on|off] [--fsync-failure ext4|xfs|btrfs] [--high-level]
       faultfs ctl SOCKET VERB [ARGS]     verbs: ping, rules, status, coverage, sync-all, clear, shutdown,
                                           disarm ID, crash keep-none|keep-prefix N|torn [zeros|garbage]|reorder,
-                                          log-mark LABEL, arm RULE_JSON, raw REQUEST_JSON
+                                          fsync-failure [ext4|xfs|btrfs|none], log-mark LABEL, arm RULE_JSON,
+                                          raw REQUEST_JSON
       faultfs status SOCKET              unsynced files and pending directory entries
       faultfs log FILE                   the op log, one line per record
       faultfs unmount MOUNTPOINT         clear FUSE mounts at or under MOUNTPOINT (stale ones included)
@@ -50,6 +51,7 @@ public enum FaultFSCommandLine {
         var positional: [String] = []
         var control: String?, log: String?, logData = false, seed: UInt64 = 0, maxThreads = 16, exitWithParent = false
         var memoryBudget: Int64?, spillDirectory: String?, mmap = false, hostSync = HostSync.defaultSetting, highLevel = false
+        var fsyncFailure: FsyncFailure?
         var i = 0
         while i < args.count {
             let a = args[i]
@@ -95,6 +97,12 @@ public enum FaultFSCommandLine {
                 }
                 hostSync = h
                 i += 2
+            case "--fsync-failure":
+                guard let v = value(), let f = FsyncFailure(rawValue: v) else {
+                    return .failure(.badRequest("--fsync-failure needs ext4, xfs or btrfs, got \(value() ?? "nothing")"))
+                }
+                fsyncFailure = f
+                i += 2
             default:
                 if a.hasPrefix("-") { return .failure(.badRequest("unknown option \(a)")) }
                 positional.append(a)
@@ -111,6 +119,7 @@ public enum FaultFSCommandLine {
         options.mmap = mmap
         options.highLevel = highLevel
         options.hostSync = hostSync
+        options.fsyncFailure = fsyncFailure
         return .success(options)
     }
 
@@ -145,6 +154,14 @@ public enum FaultFSCommandLine {
             req.id = rest[0]
         case "log-mark":
             req.label = rest.joined(separator: " ")
+        case "fsync-failure":
+            guard rest.count <= 1 else { return .failure(.badRequest("fsync-failure takes at most one of ext4, xfs, btrfs, none")) }
+            if let name = rest.first {
+                guard name == "none" || FsyncFailure(rawValue: name) != nil else {
+                    return .failure(.badRequest("fsync-failure must be ext4, xfs, btrfs or none, not '\(name)'"))
+                }
+                req.fsyncFailure = name
+            }
         case "crash":
             req.mode = rest.first ?? "keep-none"
             if req.mode == "keep-prefix" {

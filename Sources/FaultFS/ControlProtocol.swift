@@ -3,7 +3,8 @@ import Foundation
 /// The control protocol: one JSON request per line on the daemon's Unix socket, one JSON reply per line.
 /// Requests: `{"verb":"ping"}`, `{"verb":"arm","rule":{...}}`, `{"verb":"disarm","id":"r1"}`, `{"verb":"clear"}`,
 /// `{"verb":"rules"}`, `{"verb":"crash","mode":"keep-prefix","n":3}`, `{"verb":"crash","mode":"torn","fill":"zeros"}`,
-/// `{"verb":"sync-all"}`, `{"verb":"status"}`, `{"verb":"coverage"}`, `{"verb":"log-mark","label":"..."}`, `{"verb":"shutdown"}`.
+/// `{"verb":"sync-all"}`, `{"verb":"status"}`, `{"verb":"coverage"}`, `{"verb":"log-mark","label":"..."}`, `{"verb":"shutdown"}`,
+/// `{"verb":"fsync-failure","fsyncFailure":"ext4"}`.
 /// Replies: `{"ok":true,...}` or `{"ok":false,"error":"..."}`.
 public struct ControlRequest: Codable, Sendable, Equatable {
     public var verb: String
@@ -15,6 +16,8 @@ public struct ControlRequest: Codable, Sendable, Equatable {
     public var label: String?
     /// `device`: the tear guarantees of the simulated disk (absent: report the current one).
     public var device: DeviceProfile?
+    /// `fsync-failure`: `ext4`, `xfs`, `btrfs` or `none` (see `FsyncFailure`; absent: report the current one).
+    public var fsyncFailure: String?
 
     public init(verb: String, rule: FaultRule? = nil, id: String? = nil, mode: String? = nil, n: Int? = nil,
                 fill: TornFill? = nil, label: String? = nil) {
@@ -97,6 +100,8 @@ public struct ControlReply: Codable, Sendable {
     public var frozen: Bool?
     /// `device`: the profile in force.
     public var device: DeviceProfile?
+    /// `fsync-failure`: the semantics in force (`none` when unset).
+    public var fsyncFailure: String?
 
     public init(ok: Bool, error: String? = nil) { self.ok = ok; self.error = error }
 

@@ -26,6 +26,8 @@ public struct DaemonOptions: Sendable, Equatable {
     public var mmap = false
     /// Whether a durable operation also flushes the host device (see `HostSync`).
     public var hostSync: HostSync = .defaultSetting
+    /// What an fsync failed with EIO leaves in the file (see `FsyncFailure`); nil: the data stays pending.
+    public var fsyncFailure: FsyncFailure?
     /// Serve with libfuse's high-level (path) API, as before issue 31: no kernel caching, and `fstat` of an open
     /// unlinked file fails with ESTALE. The default is the low-level API (node ids, see `NodeTable`).
     public var highLevel = false
@@ -66,7 +68,8 @@ public enum FaultFSDaemon {
             let backing = try Backing(root: backingRoot)
             let log = try o.log.map { try OpLogWriter(path: $0, withData: o.logData) }
             let store = try SpillStore.open(directory: o.spillDirectory ?? "\(backingRoot)/\(Backing.trashName)", budget: o.memoryBudget)
-            fs = FaultFileSystem(backing: backing, mountpoint: mountRoot, seed: o.seed, log: log, store: store, keepPageCache: o.mmap, hostSync: o.hostSync)
+            fs = FaultFileSystem(backing: backing, mountpoint: mountRoot, seed: o.seed, log: log, store: store, keepPageCache: o.mmap, hostSync: o.hostSync,
+                                 fsyncFailure: o.fsyncFailure)
         } catch {
             return fail("\(error)")
         }

@@ -163,6 +163,13 @@ public final class FaultFSMount: Sendable {
         try client.call(request)
     }
 
+    /// Sets what an fsync failed with EIO leaves in the file (`FsyncFailure`; nil: the data stays pending).
+    public func setFsyncFailure(_ semantics: FsyncFailure?) throws {
+        var request = ControlRequest(verb: "fsync-failure")
+        request.fsyncFailure = semantics?.rawValue ?? "none"
+        try client.call(request)
+    }
+
     /// Inserts a marker record in the op log; returns its seq.
     @discardableResult
     public func logMark(_ label: String) throws -> UInt64 {

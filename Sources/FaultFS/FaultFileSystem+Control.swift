@@ -68,6 +68,14 @@ extension FaultFileSystem {
                 faults.device.withLock { $0 = device }
             }
             reply.device = faults.device.withLock { $0 } ?? .default
+        case "fsync-failure":
+            if let name = req.fsyncFailure {
+                guard name == "none" || FsyncFailure(rawValue: name) != nil else {
+                    return .failure("fsync-failure must be ext4, xfs, btrfs or none, not '\(name)'")
+                }
+                fsyncFailure.withLock { $0 = FsyncFailure(rawValue: name) }
+            }
+            reply.fsyncFailure = fsyncFailure.withLock { $0 }?.rawValue ?? "none"
         case "coverage":
             reply.coverage = faults.coverage.snapshot()
             reply.frozen = faults.isFrozen
@@ -81,7 +89,7 @@ extension FaultFileSystem {
         case "shutdown":
             requestStop()
         default:
-            return .failure("unknown verb \(req.verb) (ping, arm, disarm, clear, rules, crash, sync-all, status, coverage, device, log-mark, shutdown)")
+            return .failure("unknown verb \(req.verb) (ping, arm, disarm, clear, rules, crash, sync-all, status, coverage, device, fsync-failure, log-mark, shutdown)")
         }
         return reply
     }

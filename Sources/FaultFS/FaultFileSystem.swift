@@ -62,11 +62,14 @@ final class FaultFileSystem: Sendable {
     let callers = OpLogCallers()
     /// `--host-sync`: whether a durable operation also flushes the host device (see `CrashModel`).
     let hostSync: HostSync
+    /// `--fsync-failure` / the `fsync-failure` verb: what an fsync failed with EIO leaves (see `FsyncFailure`).
+    let fsyncFailure: Mutex<FsyncFailure?>
 
     init(backing: Backing, mountpoint: String, seed: UInt64, log: OpLogWriter?, store: SpillStore = SpillStore(fd: -1, budget: .max),
-         keepPageCache: Bool = false, hostSync: HostSync = .defaultSetting) {
+         keepPageCache: Bool = false, hostSync: HostSync = .defaultSetting, fsyncFailure: FsyncFailure? = nil) {
         self.keepPageCache = keepPageCache
         self.hostSync = hostSync
+        self.fsyncFailure = Mutex(fsyncFailure)
         self.state = Mutex(DurabilityState(store: store))
         self.backing = backing
         self.nodes = NodeTable(rootIno: UInt64(backing.lstat(".")?.st_ino ?? 0))
@@ -183,13 +186,13 @@ final class FaultFileSystem: Sendable {
 
     /// Logical size of `ino` when it has unsynced data.
     func pendingSize(_ ino: UInt64) -> Int64? {
-        state.withLock { s in s.overlays[ino].flatMap { $0.ops.isEmpty ? nil : $0.logicalSize } }
+        state.withLock { s in s.overlays[ino].flatMap { $0.isVisible ? $0.logicalSize : nil } }
     }
 
     /// Reads through the overlay when `ino` has one; nil means "no overlay, read the backing file directly".
     func readMerged(ino: UInt64, into buf: UnsafeMutableRawBufferPointer, at offset: Int64) -> Int? {
         state.withLock { s -> Int? in
-            guard let ov = s.overlays[ino], !ov.ops.isEmpty else { return nil }
+            guard let ov = s.overlays[ino], ov.isVisible else { return nil }
             return ov.read(into: buf, at: offset, store: s.store)
         }
     }
@@ -257,7 +260,8 @@ final class FaultFileSystem: Sendable {
             guard var ov = s.overlays[ino], !s.syncing.contains(ino) else { return }
             var st = stat()
             let gone = fstat(ov.fd, &st) == 0 && st.st_nlink == 0
-            if ov.ops.isEmpty || gone {
+            // Bytes a failed fsync left clean stay readable while the file has a name, as clean pages stay cached.
+            if ov.ops.isEmpty && ov.clean.isEmpty || gone {
                 // No link left (its unlink is durable) and nobody has it open: no crash can bring it back.
                 ov.releaseAll(store: &s.store)
                 close(ov.fd)

@@ -9,7 +9,8 @@ import Foundation
 /// plus `clockOffset`, which a runner sets so the times read on its own clock.
 public struct CrashLoss: Sendable {
     public let crash: OpRecord
-    /// Every pending operation the crash dropped, in seq order (the torn write is not among them).
+    /// Every pending operation the crash dropped, and every one a failed fsync gave up since the previous crash, in
+    /// seq order (the torn write is not among them).
     public let dropped: [OpRecord]
     /// The write the crash tore (`torn` mode), and where it was cut.
     public let torn: (record: OpRecord, cut: Int64)?
@@ -33,7 +34,13 @@ public struct CrashLoss: Sendable {
         }
         self.crash = crash
         self.before = before
-        self.dropped = before.filter { droppedSeqs.contains($0.seq) && $0.result >= 0 }
+        // Data a failed fsync gave up (`fsync-fail-clean`, or any EIO under `--fsync-failure`) was lost at that fsync,
+        // not at the crash, but the crash is when it shows: it counts among the dropped, and `missingBarrier` names
+        // the failed fsync. Only failures since the previous crash (an earlier crash already showed the older ones).
+        let since = before.lastIndex(where: { $0.op == "crash" }).map { $0 + 1 } ?? 0
+        let failedSeqs = Set(before[since...].filter { ($0.op == "fsync" || $0.op == "fdatasync") && $0.result < 0 }
+            .flatMap { $0.dropped ?? [] })
+        self.dropped = before.filter { (droppedSeqs.contains($0.seq) || failedSeqs.contains($0.seq)) && $0.result >= 0 }
         self.processes = processes
         if let detail = crash.detail, detail.hasPrefix("torn seq "), let seq = UInt64(detail.dropFirst(9)),
            let record = before.last(where: { $0.seq == seq }), let cut = crash.offset {
@@ -105,7 +112,13 @@ public struct CrashLoss: Sendable {
             return "was followed by \(what) at \(time(lie.t)) that returned success but made nothing durable (fault \(lie.fault ?? "?"))"
         }
         if let failed = barriers.first(where: { $0.result < 0 }) {
-            return "was followed by \(what) at \(time(failed.t)) that failed (\(ErrnoNames.name(of: Int32(-failed.result))))"
+            var text = "was followed by \(what) at \(time(failed.t)) that failed (\(ErrnoNames.name(of: Int32(-failed.result))))"
+            // A retry after a failed fsync that gave the write up succeeds without writing it (fsync-failure semantics).
+            if (failed.dropped ?? []).contains(r.seq),
+               let retry = barriers.first(where: { $0.seq > failed.seq && $0.result == 0 && !($0.synced ?? []).contains(r.seq) }) {
+                text += ", then by one at \(time(retry.t)) that returned success without writing it (the failed fsync had given it up)"
+            }
+            return text
         }
         return "was never followed by \(what)"
     }

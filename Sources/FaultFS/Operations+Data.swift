@@ -141,6 +141,9 @@ extension FaultFileSystem {
         let opName = datasync ? "fdatasync" : "fsync"
         let d = check(.fsync, [p])
         if let e = d.errnoValue {
+            if e == EIO, let semantics = fsyncFailure.withLock({ $0 }) {
+                return failedFsync(h, p, opName: opName, ruleID: d.ruleID, semantics)
+            }
             logOp(opName, p, result: Int64(-e), fault: d.ruleID) { $0.ino = h.ino }
             return -e
         }
@@ -149,6 +152,9 @@ extension FaultFileSystem {
             logOp(opName, p, result: 0, fault: d.ruleID) { $0.ino = h.ino; $0.detail = "lie: nothing made durable"; $0.synced = [] }
             return 0
         case .fsyncFailClean?:
+            if let semantics = fsyncFailure.withLock({ $0 }) {
+                return failedFsync(h, p, opName: opName, ruleID: d.ruleID, semantics)
+            }
             let dropped = dropPending(ino: h.ino)
             logOp(opName, p, result: Int64(-EIO), fault: d.ruleID) { $0.ino = h.ino; $0.dropped = dropped; $0.detail = "fail-clean: unsynced data dropped" }
             log?.flush()
@@ -250,7 +256,7 @@ extension FaultFileSystem {
         let (fail, fault) = injected(.copyFileRange, pin, pout)
         if let fail { return Int(fail) }
         let direct: Int? = state.withLock { s -> Int? in
-            guard s.overlays[hin.ino]?.ops.isEmpty ?? true, s.overlays[hout.ino]?.ops.isEmpty ?? true,
+            guard !(s.overlays[hin.ino]?.isVisible ?? false), !(s.overlays[hout.ino]?.isVisible ?? false),
                   !s.syncing.contains(hin.ino), !s.syncing.contains(hout.ino) else { return nil }
             var st = stat()
             fstat(hout.fd, &st)

@@ -85,6 +85,14 @@ struct FileOverlay: Sendable {
     var extents: [Extent] = []
     /// Bytes of pending writes that later ops covered or cut, kept (spilled) for exact crash replay.
     var superseded: [Extent] = []
+    /// Bytes an fsync failed to write under ext4 or xfs semantics (`FsyncFailure`): still read, as the kernel's
+    /// clean pages are, but never written by a later fsync or a crash. Sorted, non-overlapping, beneath `extents`;
+    /// a later write, truncate or zero range over them drops them (see `failedSync`).
+    var clean: [Extent] = []
+    /// After a failed fsync under xfs semantics: the backing file's size stays behind `logicalSize` (the failed
+    /// appends' size never reached the disk), and a later fsync moves it only as far as the bytes it writes (XFS sets
+    /// the on-disk size at write completion). A truncate sets the size outright and ends this.
+    var sizeLags = false
     /// Last path seen for this inode (status output and cache invalidation only).
     var pathHint: String
 
@@ -96,6 +104,9 @@ struct FileOverlay: Sendable {
     }
 
     var unsyncedBytes: Int64 { ops.reduce(0) { $0 + $1.byteCount } }
+
+    /// Whether reads must go through this overlay: pending ops, or bytes a failed fsync left clean in memory.
+    var isVisible: Bool { !ops.isEmpty || !clean.isEmpty }
 
     /// Size after applying an op to a file of size `size`.
     static func size(after kind: PendingDataOp.Kind, from size: Int64) -> Int64 {
@@ -112,19 +123,30 @@ struct FileOverlay: Sendable {
     /// Records a write of `bytes` at `offset` as op `seq`. Returns 0 or -errno (spill file full).
     mutating func write(_ bytes: UnsafeRawBufferPointer, at offset: Int64, seq: UInt64, store: inout SpillStore) -> Int32 {
         let n = Int64(bytes.count)
+        // A write into a page that holds bytes a failed fsync left clean dirties the whole page again: those bytes
+        // join this write's op (its recorded range widens to cover them), so its fsync or a crash keeping it writes them.
+        var source: ByteSource?
         if n > 0 {
             switch store.store(bytes) {
             case .failure(let e): return -e.rawValue
-            case .success(let src): cover(offset, offset + n, with: Extent(offset: offset, length: n, seq: seq, source: src), store: &store)
+            case .success(let src): source = src
             }
         }
-        ops.append(PendingDataOp(seq: seq, kind: .write(offset: offset, length: n)))
+        let redirtied = n > 0 ? redirtyCleanPages(around: offset, offset + n, seq: seq, store: &store) : []
+        if let source { cover(offset, offset + n, with: Extent(offset: offset, length: n, seq: seq, source: source), store: &store) }
+        var lo = offset, hi = offset + n
+        for piece in redirtied {
+            lo = min(lo, piece.offset)
+            hi = max(hi, piece.end)
+        }
+        ops.append(PendingDataOp(seq: seq, kind: .write(offset: lo, length: hi - lo)))
         logicalSize = Self.size(after: .write(offset: offset, length: n), from: logicalSize)
         return 0
     }
 
     /// Records a truncate to `size` as op `seq`.
     mutating func truncate(to size: Int64, seq: UInt64, store: inout SpillStore) {
+        sizeLags = false
         cover(size, Int64.max, with: nil, store: &store)
         validSize = min(validSize, size)
         logicalSize = size
@@ -147,11 +169,14 @@ struct FileOverlay: Sendable {
     }
 
     /// Index of the first extent ending after `offset`.
-    func firstIndex(endingAfter offset: Int64) -> Int {
-        var lo = 0, hi = extents.count
+    func firstIndex(endingAfter offset: Int64) -> Int { Self.firstIndex(in: extents, endingAfter: offset) }
+
+    /// Index of the first extent of the sorted `list` ending after `offset` (binary search).
+    static func firstIndex(in list: [Extent], endingAfter offset: Int64) -> Int {
+        var lo = 0, hi = list.count
         while lo < hi {
             let mid = (lo + hi) / 2
-            if extents[mid].end <= offset { lo = mid + 1 } else { hi = mid }
+            if list[mid].end <= offset { lo = mid + 1 } else { hi = mid }
         }
         return lo
     }
@@ -159,6 +184,7 @@ struct FileOverlay: Sendable {
     /// Makes [lo, hi) hold `new` (or nothing): the covered parts of current extents move to `superseded`
     /// (out of RAM), the parts outside stay.
     mutating func cover(_ lo: Int64, _ hi: Int64, with new: Extent?, store: inout SpillStore) {
+        dropClean(lo, hi, store: &store)
         let i = firstIndex(endingAfter: lo)
         var j = i
         var replacement: [Extent] = []
@@ -246,16 +272,28 @@ struct FileOverlay: Sendable {
             if got < fromBacking { memset(buf.baseAddress!.advanced(by: got), 0, fromBacking - got) }
         }
         if fromBacking < n { memset(buf.baseAddress!.advanced(by: fromBacking), 0, n - fromBacking) }
-        var i = firstIndex(endingAfter: offset)
-        while i < extents.count, extents[i].offset < end {
-            let e = extents[i]
+        // Bytes a failed fsync left clean first, then the unsynced extents over them.
+        if !clean.isEmpty {
+            let r = Self.copy(clean, into: buf, at: offset, end: end, store: store)
+            if r != 0 { return Int(r) }
+        }
+        let r = Self.copy(extents, into: buf, at: offset, end: end, store: store)
+        return r != 0 ? Int(r) : n
+    }
+
+    /// Copies the parts of the sorted `list` inside [offset, end) into `buf` (which starts at `offset`). 0 or -errno.
+    private static func copy(_ list: [Extent], into buf: UnsafeMutableRawBufferPointer, at offset: Int64, end: Int64,
+                             store: SpillStore) -> Int32 {
+        var i = firstIndex(in: list, endingAfter: offset)
+        while i < list.count, list[i].offset < end {
+            let e = list[i]
             let a = max(e.offset, offset), b = min(e.end, end)
             let dst = UnsafeMutableRawBufferPointer(rebasing: buf[Int(a - offset)..<Int(b - offset)])
             let r = store.read(e.source, from: a - e.offset, into: dst)
-            if r != 0 { return Int(r) }
+            if r != 0 { return r }
             i += 1
         }
-        return n
+        return 0
     }
 
     // MARK: Syncing
@@ -267,11 +305,13 @@ struct FileOverlay: Sendable {
         let validSize: Int64
         let logicalSize: Int64
         let upTo: UInt64
+        /// See `FileOverlay.sizeLags`: the final size is then only as far as the written bytes reach.
+        var sizeLags = false
     }
 
     var snapshot: Snapshot? {
         guard let last = ops.last else { return nil }
-        return Snapshot(fd: fd, extents: extents, validSize: validSize, logicalSize: logicalSize, upTo: last.seq)
+        return Snapshot(fd: fd, extents: extents, validSize: validSize, logicalSize: logicalSize, upTo: last.seq, sizeLags: sizeLags)
     }
 
     /// Writes a snapshot to the backing file: cut it at validSize, write every extent (runs of adjacent
@@ -314,7 +354,8 @@ struct FileOverlay: Sendable {
             i += 1
         }
         if fstat(s.fd, &st) != 0 { return -errno }
-        if Int64(st.st_size) != s.logicalSize, ftruncate(s.fd, off_t(s.logicalSize)) != 0 { return -errno }
+        let finalSize = s.sizeLags ? min(s.logicalSize, max(Int64(st.st_size), s.extents.last?.end ?? 0)) : s.logicalSize
+        if Int64(st.st_size) != finalSize, ftruncate(s.fd, off_t(finalSize)) != 0 { return -errno }
         return 0
     }
 
@@ -348,8 +389,10 @@ struct FileOverlay: Sendable {
     mutating func releaseAll(store: inout SpillStore) {
         for e in extents { store.release(e.source, length: e.length) }
         for e in superseded { store.release(e.source, length: e.length) }
+        for e in clean { store.release(e.source, length: e.length) }
         extents.removeAll()
         superseded.removeAll()
+        clean.removeAll()
         ops.removeAll()
     }
 
@@ -357,6 +400,7 @@ struct FileOverlay: Sendable {
     /// bring it back).
     mutating func evictAll(store: inout SpillStore) {
         for i in extents.indices { extents[i].source = store.evict(extents[i].source) }
+        for i in clean.indices { clean[i].source = store.evict(clean[i].source) }
     }
 
     // MARK: Crash replay

@@ -20,7 +20,8 @@ struct FaultFSCommand: ParsableCommand {
           lifeboat faultfs ctl SOCKET VERB [ARGS]   talk to a mounted FaultFS; VERB is
               ping, rules, status, coverage, sync-all, clear, shutdown, disarm ID,
               crash keep-none|keep-prefix N|torn [zeros|garbage]|reorder,
-              log-mark LABEL, arm RULE_JSON or raw REQUEST_JSON
+              fsync-failure [ext4|xfs|btrfs|none], log-mark LABEL,
+              arm RULE_JSON or raw REQUEST_JSON
           lifeboat faultfs status SOCKET        unsynced files and pending entries
           lifeboat faultfs log FILE             the op log, one line per record
           lifeboat faultfs unmount MOUNTPOINT   clear FUSE mounts at or under it
@@ -28,7 +29,8 @@ struct FaultFSCommand: ParsableCommand {
         MOUNT OPTIONS:
           --control SOCKET  --log FILE  --log-data  --seed N  --max-threads N
           --exit-with-parent  --memory-budget BYTES[K|M|G]  --spill-dir DIR
-          --mmap  --host-sync on|off  --high-level   (docs/faultfs.md)
+          --mmap  --host-sync on|off  --fsync-failure ext4|xfs|btrfs
+          --high-level   (docs/faultfs.md)
         """
 
     /// FaultFS's own usage, which `commands` restates (a test keeps the two in step).

@@ -11,15 +11,17 @@ public final class FaultFSVolume: StoreVolume {
     let seed: UInt64
 
     /// Mounts FaultFS at `directory`, backed by a sibling directory; the op log goes to `log`.
-    /// `hostSync` ("on"/"off", nil for FaultFS's default) is passed as `--host-sync`.
-    public init(directory: URL, seed: UInt64, log: URL?, logData: Bool = false, hostSync: String? = nil) throws {
+    /// `hostSync` ("on"/"off", nil for FaultFS's default) is passed as `--host-sync`, `fsyncFailure` as `--fsync-failure`.
+    public init(directory: URL, seed: UInt64, log: URL?, logData: Bool = false, hostSync: String? = nil,
+                fsyncFailure: Scenario.FsyncFailure? = nil) throws {
         let backing = directory.deletingLastPathComponent().appendingPathComponent(directory.lastPathComponent + "-backing")
         try FileManager.default.createDirectory(at: backing, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         self.seed = seed
         do {
             mount = try FaultFSMount.start(backing: backing, mountpoint: directory, seed: seed, log: log, logData: logData,
-                                           extraArguments: hostSync.map { ["--host-sync", $0] } ?? [])
+                                           extraArguments: (hostSync.map { ["--host-sync", $0] } ?? [])
+                                               + (fsyncFailure.map { ["--fsync-failure", $0.rawValue] } ?? []))
         } catch {
             throw RunError.environment("cannot mount FaultFS on \(directory.path): \(error)")
         }

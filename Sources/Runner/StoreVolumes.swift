@@ -8,7 +8,7 @@ public enum StoreVolumes {
         if scenario.faults.needsFaultFS {
             return try FaultFSVolume(directory: directory, seed: scenario.seed,
                                      log: directory.deletingLastPathComponent().appendingPathComponent("faultfs.oplog"),
-                                     hostSync: scenario.faults.hostSync)
+                                     hostSync: scenario.faults.hostSync, fsyncFailure: scenario.faults.fsyncFailure)
         }
         return try PlainVolume(directory: directory)
     }

@@ -154,7 +154,7 @@ struct NodeReader {
         "mix": ["insert", "update", "delete", "link"],
         "schedule": ScheduleKinds.allowedKeys,
         "sidecars": ["name", "command", "start", "stop", "grace"],
-        "faults": ["mount", "backups_on_volume", "host_sync", "rules", "crash"],
+        "faults": ["mount", "backups_on_volume", "host_sync", "fsync_failure", "rules", "crash"],
         "rules": ["ops", "path", "nth", "after", "probability", "action", "during_step", "actor", "while_sidecar"],
         "catalog": ["entries"],
         "versions file": ["package", "versions", "default"],

@@ -219,6 +219,9 @@ public struct Scenario: Sendable, Equatable, Codable {
         /// `on` or `off`: whether a durable operation on FaultFS also flushes the host device (FaultFS's
         /// `--host-sync`; see its crash model); nil: FaultFS's default. No verdict depends on it.
         public var hostSync: String?
+        /// What a file holds after an fsync a rule failed with EIO, as on this file system (FaultFS's
+        /// `--fsync-failure`); nil: FaultFS's default (the data stays pending, a retry persists it).
+        public var fsyncFailure: FsyncFailure?
         public init() {}
         public var needsFaultFS: Bool { mount || !rules.isEmpty || device != nil }
     }

@@ -263,6 +263,12 @@ public enum ScenarioParser {
                 default: throw faults.error(node, "faults.host_sync must be on or off, not '\(node.string ?? "?")'")
                 }
             }
+            if let node = faults.node("fsync_failure") {
+                guard let name = node.string, let semantics = Scenario.FsyncFailure(rawValue: name) else {
+                    throw faults.error(node, "faults.fsync_failure must be ext4, xfs or btrfs, not '\(node.string ?? "?")'")
+                }
+                s.faults.fsyncFailure = semantics
+            }
             if let rules = try faults.sequence("rules") {
                 s.faults.rules = try rules.enumerated().map { index, node in try rule(node, index: index, file: reader.file, steps: s.schedule.count) }
                 ruleNodes = rules

@@ -56,6 +56,7 @@ public enum ScenarioYAML {
         out.append("  mount: \(s.faults.mount)")
         if s.faults.backupsOnVolume { out.append("  backups_on_volume: true") }
         if let v = s.faults.hostSync { out.append("  host_sync: \"\(v)\"") }
+        if let v = s.faults.fsyncFailure { out.append("  fsync_failure: \(v.rawValue)") }
         out.append(s.faults.rules.isEmpty ? "  rules: []" : "  rules:")
         for rule in s.faults.rules {
             out.append("    - ops: [\(rule.ops.joined(separator: ", "))]")
