@@ -54,7 +54,12 @@ import Testing
         // The runner generates the live store on the volume itself: its pid is recognised in the log.
         #expect(before > 0, "\(name): no operation of the runner's pid \(getpid()) found while it generated the store")
         #expect(after.isEmpty, "\(name): the harness changed the volume: \(after.prefix(5).map(\.humanDescription))")
-        #expect(records.contains { $0.op == "crash" }, "\(name): no crash in the op log")
+        // The crash the run reports is in the op log (so the changes after it were looked at). cp -a's recipe may
+        // meet an attachment deleted while it copies and fail, with no restore to crash after (its drill
+        // expects that too): no crash then, in the run or the log; every other drill here crashes.
+        let crashed = result.events.contains { $0.kind == .crash }
+        #expect(records.contains { $0.op == "crash" } == crashed, "\(name): the run \(crashed ? "crashed" : "did not crash"), the op log disagrees")
+        if !name.hasPrefix("tools/cp-a/") { #expect(crashed, "\(name): no crash in the run") }
     }
 
     @Test func aWriteByTheHarnessIsCaught() {
