@@ -47,7 +47,8 @@ struct LiveStoreUnaffected: Invariant {
     /// with writers keeping their connections across it): it must then hold at least every transaction
     /// acknowledged before that moment, and be a prefix.
     static func verdict(_ matches: [Oracle.Match], oracle: Oracle, state: StoreState, crashed: Bool, readAt: Double? = nil) -> Verdict {
-        var evidence: [String] = oracle.transactions.filter { $0.outcome == .failed }.prefix(10).map {
+        // Saves that failed because the app's coordinator held no store are the app's own (saves-after-migrate).
+        var evidence: [String] = oracle.transactions.filter { $0.outcome == .failed && !SavesAfterMigrate.isNoStoreFailure($0) }.prefix(10).map {
             "writer \($0.writer) tx \($0.seq) failed: \($0.error ?? "?")"
         }
         for match in matches {
