@@ -4,10 +4,11 @@ import StoreModel
 /// `cloud-consistent` after the run's last sync (docs/cloudkit.md): every local object is exactly one record with
 /// its values and every record exactly one local object; nothing is left waiting to upload; and no object
 /// deleted before the restored backup was taken (its delete acknowledged before the backup began, never inserted
-/// again) is back.
+/// again) is back. External data travels as assets (`CloudKitAssets`): each record's asset must be the device's
+/// attachment, read from its external data file.
 struct CloudConsistent: Invariant {
     let name = "cloud-consistent"
-    let fix = "restore into a store the mirror has not seen (a new store UUID) or reset the mirror's metadata, then let CloudKit sync again"
+    let fix = "restore into a store the mirror has not seen (a new store UUID) or reset the mirror's metadata, then let CloudKit sync again; carry the support folder (_EXTERNAL_DATA) with every backup, restore and move"
 
     func check(_ run: JudgedRun) -> [Verdict] {
         var measured: [(String, Measured<CloudConsistencyInput>)] = []
