@@ -234,14 +234,15 @@ public struct CloudKitMirror: Sendable {
             case .save:
                 guard let record = try zone.record(named: name), store.model.entity(named: record.object.entity) != nil else { continue }
                 let entity = record.object.entity
-                try Self.download(record, store: store)
                 if let mappedKey {
                     let local = try Self.objects(store, entity: entity, keys: [mappedKey], db)[mappedKey]
                     guard let local, local != record.object else { continue }
+                    try Self.download(record, store: store)
                     try context.update(Self.resolvable(record.object, context: context, store: store).withoutRelationships)
                     toLink.append(record.object)
                     report.importedChanged += 1
                 } else {
+                    try Self.download(record, store: store)
                     let key = try context.insert(record.object.withoutRelationships)
                     let number = store.layout.number(entity)
                     try Self.insertMetadata(db, entity: number, key: key, record: name, transaction: transaction, zone: zoneKey)
