@@ -22,6 +22,7 @@ import Testing
         let records = try zone.records()
         let assets = records.flatMap { ($0.assets ?? [:]).values }
         #expect(assets.count == externalFiles.count)
+        #expect(try zone.describe().contains("attachment: asset "), "`lifeboat cloud show` lists each record's assets")
         for record in records where record.assets != nil {
             let stored = try String(contentsOf: scratch.path("cloud/records/\(record.recordName).json"), encoding: .utf8)
             #expect(stored.count < 64 * 1024, "record \(record.recordName) carries its asset inline")
@@ -54,5 +55,28 @@ import Testing
         for note in try mine.objects("Note") where note.attributes["attachment"] != nil {
             #expect(try theirs.object("Note", id: note.id)?.attributes["attachment"] == note.attributes["attachment"])
         }
+    }
+
+    /// The staging folder is a cache in this model (docs/cloudkit.md): a device that lost it keeps every
+    /// attachment, and its next sync has nothing to do.
+    @Test func losingTheStagingFolderLosesNothing() throws {
+        let scratch = try Scratch("ck-assets-staging")
+        let url = scratch.path("app/Library.sqlite")
+        var generator = StoreGenerator(objects: 20, blobFraction: 0.3, blobSize: 128 * 1024, seed: 6)
+        generator.cloudKit = true
+        try generator.generate(at: url)
+        let zone = try CloudKitZone.create(at: scratch.path("cloud"))
+        try CloudKitTests.sync(url, zone)
+        let other = scratch.path("other/Library.sqlite")
+        var empty = StoreGenerator(objects: 0, seed: 9)
+        empty.cloudKit = true
+        try empty.generate(at: other)
+        try CloudKitTests.sync(other, zone)
+        let files = StoreFiles(other).externalFileNames()
+        #expect(!files.isEmpty)
+        try FileManager.default.removeItem(at: CloudKitAssets.stagingFolder(StoreFiles(other)))
+        let again = try CloudKitTests.sync(other, zone)
+        #expect(again.importedNew == 0 && again.importedChanged == 0 && again.exportedNew == 0 && again.exportedChanged == 0)
+        #expect(StoreFiles(other).externalFileNames() == files)
     }
 }
