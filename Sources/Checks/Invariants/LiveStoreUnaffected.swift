@@ -68,7 +68,11 @@ struct LiveStoreUnaffected: Invariant {
             }
         }
         evidence += oracle.strangers(state).map { "live store: \($0)" }
-        if evidence.isEmpty { return Verdict("live-store-unaffected", .held, "writers saw no errors; the live store holds what they committed") }
+        if evidence.isEmpty {
+            let noStore = oracle.transactions.filter(SavesAfterMigrate.isNoStoreFailure).count
+            return Verdict("live-store-unaffected", .held, noStore == 0 ? "writers saw no errors; the live store holds what they committed"
+                           : "writers saw no errors but \(noStore) save(s) that found no store (saves-after-migrate); the live store holds what they committed")
+        }
         return Verdict("live-store-unaffected", .violated, "writers were affected", evidence: evidence)
     }
 
