@@ -27,7 +27,8 @@ extension ScenarioRunner {
         try? FileManager.default.removeItem(at: answer)
         let start = now()
         note(name, .start, "migratePersistentStore on \(app.name)'s own coordinator (the app's) to \(target.path)")
-        try JSONEncoder().encode(InAppMigrate.Request(destination: target.path)).write(to: request, options: .atomic)
+        let removeCopy = step.options["saves_after_migrate"] == "fail"
+        try JSONEncoder().encode(InAppMigrate.Request(destination: target.path, removeCopy: removeCopy)).write(to: request, options: .atomic)
         while !FileManager.default.fileExists(atPath: answer.path), app.isRunning {
             try checkDeadline()
             usleep(2_000)
@@ -36,6 +37,7 @@ extension ScenarioRunner {
         let end = now()
         let succeeded = response != nil && response?.error == nil
         var details = ["coordinator": "app", "app": app.name]
+        if removeCopy { details["savesAfterMigrate"] = "fail" }
         if let response { (details["objects"], details["bytesLoaded"]) = (String(response.objects), String(response.bytesLoaded)) }
         let error = response?.error ?? (response == nil ? "\(app.name) ended before it served the request" : nil)
         operations.append(OperationSummary(name: name, action: "backup", strategy: step.strategy, start: start, end: end, succeeded: succeeded,
@@ -48,7 +50,9 @@ extension ScenarioRunner {
             record.steps.append(stepRecord)
             return
         }
-        note(name, .end, "done: \(app.name)'s coordinator now holds the copy, so its later saves go to \(target.path), not to the live store")
+        note(name, .end, removeCopy
+             ? "done: \(app.name) removed the copy from its coordinator too, which now holds no store, so its later saves fail"
+             : "done: \(app.name)'s coordinator now holds the copy, so its later saves go to \(target.path), not to the live store")
         stepRecord.backup = BackupMeasurement(store: Measure.store(target, label: stepRecord.label, state: true),
                                               onVolume: target.standardizedFileURL.path.hasPrefix(context.volume.directory.standardizedFileURL.path + "/"))
         record.steps.append(stepRecord)

@@ -149,7 +149,7 @@ public struct CloudKitMirror: Sendable {
         let deletedSinceToken = Set(try zone.changes(after: counter).filter { $0.kind == .delete }.map(\.recordName))
         let transaction = try Int64.fetchOne(db, sql: "SELECT max(Z_PK) FROM ATRANSACTION") ?? 0
         let zoneKey = try CloudKitMirroring.zoneKey(db)
-        var saves: [(name: String, object: ManagedObject)] = []
+        var saves: [CloudKitZone.Save] = []
         for entity in store.model.entities {
             let number = store.layout.number(entity.name)
             let fresh = try Self.unmappedKeys(store, entity: entity.name, db)
@@ -161,7 +161,7 @@ public struct CloudKitMirror: Sendable {
                 guard let object = objects[key] else { continue }
                 let name = random.uuid().uuidString
                 try Self.insertMetadata(db, entity: number, key: key, record: name, transaction: transaction, zone: zoneKey)
-                saves.append((name, object))
+                saves.append(try Self.save(name, object, store: store))
                 report.exportedNew += 1
             }
             for key in changed {
@@ -174,7 +174,7 @@ public struct CloudKitMirror: Sendable {
                 }
                 try db.execute(sql: "UPDATE ANSCKRECORDMETADATA SET ZNEEDSUPLOAD = 0, ZLASTEXPORTEDTRANSACTIONNUMBER = ?, Z_OPT = Z_OPT + 1 WHERE ZENTITYID = ? AND ZENTITYPK = ?",
                                arguments: [transaction, number, key])
-                saves.append((name, object))
+                saves.append(try Self.save(name, object, store: store))
                 report.exportedChanged += 1
             }
         }
@@ -182,6 +182,28 @@ public struct CloudKitMirror: Sendable {
         try db.execute(sql: "DELETE FROM ANSCKRECORDMETADATA WHERE ZNEEDSCLOUDDELETE = 1")
         report.deletedInZone = deletes.count
         if !saves.isEmpty || !deletes.isEmpty { _ = try zone.apply(saves: saves, deletes: deletes) }
+    }
+
+    /// A record to upload: external data leaves the object as assets, each staged in `ckAssetFiles/` first
+    /// (`CloudKitAssets`).
+    static func save(_ name: String, _ object: ManagedObject, store: PersistentStore) throws -> CloudKitZone.Save {
+        let (rest, assets) = CloudKitAssets.split(object, model: store.model, threshold: store.options.externalStorageThreshold)
+        var save = CloudKitZone.Save(name: name, object: rest)
+        let staging = CloudKitAssets.stagingFolder(store.files)
+        for (attribute, entry) in assets {
+            save.assets[attribute] = (entry.0, try CloudKitAssets.stage(entry.1, as: entry.0, in: staging))
+        }
+        return save
+    }
+
+    /// A fetched record's assets land in the staging folder before the import writes them into the store (where
+    /// the save makes them external data files again).
+    static func download(_ record: CloudKitZone.Record, store: PersistentStore) throws {
+        let staging = CloudKitAssets.stagingFolder(store.files)
+        for (attribute, asset) in record.assets ?? [:] {
+            guard case .binary(let data)? = record.object.attributes[attribute] else { continue }
+            try CloudKitAssets.stage(data, as: asset, in: staging)
+        }
     }
 
     func importChanges(_ store: PersistentStore, context: SaveContext, after counter: Int64, report: inout Report) throws {
@@ -215,10 +237,12 @@ public struct CloudKitMirror: Sendable {
                 if let mappedKey {
                     let local = try Self.objects(store, entity: entity, keys: [mappedKey], db)[mappedKey]
                     guard let local, local != record.object else { continue }
+                    try Self.download(record, store: store)
                     try context.update(Self.resolvable(record.object, context: context, store: store).withoutRelationships)
                     toLink.append(record.object)
                     report.importedChanged += 1
                 } else {
+                    try Self.download(record, store: store)
                     let key = try context.insert(record.object.withoutRelationships)
                     let number = store.layout.number(entity)
                     try Self.insertMetadata(db, entity: number, key: key, record: name, transaction: transaction, zone: zoneKey)

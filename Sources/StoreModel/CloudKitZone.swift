@@ -9,6 +9,8 @@ import Foundation
 ///   the object it carries;
 /// - `changes.jsonl`: one line per change (save or delete) with its counter: what "fetch changes since a token"
 ///   reads;
+/// - `assets/<sha256>`: the data of every asset a record refers to (external data, `CloudKitAssets`), kept apart
+///   from the records as CloudKit keeps them;
 /// - `mirror.log`: what every mirror that used the zone did, retries of a setup that cannot complete included.
 ///
 /// Every change takes the directory's lock (`flock` on `.lock`), so mirrors of several stores (two devices) can
@@ -30,8 +32,11 @@ public struct CloudKitZone: Sendable {
         public var recordName: String
         public var recordType: String
         public var changeCounter: Int64
-        /// The object's values; relationships name their targets by identity (see docs/cloudkit.md).
+        /// The object's values; relationships name their targets by identity (see docs/cloudkit.md). Read through
+        /// `records()` or `record(named:)`, each asset's data is back in its attribute (when the zone has it).
         public var object: ManagedObject
+        /// Attributes whose value is an asset (external data), by attribute name; nil when there are none.
+        public var assets: [String: CloudKitAssets.Asset]? = nil
     }
 
     public struct Change: Sendable, Codable, Equatable {
@@ -46,6 +51,8 @@ public struct CloudKitZone: Sendable {
     var stateFile: URL { directory.appendingPathComponent("zone.json") }
     var recordsDirectory: URL { directory.appendingPathComponent("records") }
     var changesFile: URL { directory.appendingPathComponent("changes.jsonl") }
+    var assetsDirectory: URL { directory.appendingPathComponent("assets") }
+    public func assetFile(_ asset: CloudKitAssets.Asset) -> URL { assetsDirectory.appendingPathComponent(asset.hash) }
     public var logFile: URL { directory.appendingPathComponent("mirror.log") }
 
     /// Creates an empty zone (or keeps the one there), with the account status given.
@@ -98,14 +105,24 @@ public struct CloudKitZone: Sendable {
     public func records() throws -> [Record] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: recordsDirectory.path)) ?? []
         return try names.filter { $0.hasSuffix(".json") }.sorted().map { name in
-            try JSONDecoder().decode(Record.self, from: Data(contentsOf: recordsDirectory.appendingPathComponent(name)))
+            materialized(try JSONDecoder().decode(Record.self, from: Data(contentsOf: recordsDirectory.appendingPathComponent(name))))
         }
     }
 
     public func record(named name: String) throws -> Record? {
         let file = recordFile(name)
         guard FileManager.default.fileExists(atPath: file.path) else { return nil }
-        return try JSONDecoder().decode(Record.self, from: Data(contentsOf: file))
+        return materialized(try JSONDecoder().decode(Record.self, from: Data(contentsOf: file)))
+    }
+
+    /// The record with each asset's data back in its attribute, as a fetch returns it; an asset the zone does not
+    /// hold leaves its attribute out (and stays listed in `assets`).
+    func materialized(_ record: Record) -> Record {
+        var result = record
+        for (attribute, asset) in record.assets ?? [:] {
+            if let data = try? Data(contentsOf: assetFile(asset)) { result.object.attributes[attribute] = .binary(data) }
+        }
+        return result
     }
 
     /// Every change after `counter`, in order.
@@ -117,16 +134,31 @@ public struct CloudKitZone: Sendable {
         }
     }
 
+    /// One record to save: its object without its assets' values, and the staged file of each asset.
+    struct Save {
+        var name: String
+        var object: ManagedObject
+        var assets: [String: (asset: CloudKitAssets.Asset, staged: URL)] = [:]
+    }
+
     /// Saves (creates or overwrites) records and deletes others, one counter value per change; the caller holds
-    /// the lock. Returns the counter reached.
-    func apply(saves: [(name: String, object: ManagedObject)], deletes: [String]) throws -> Int64 {
+    /// the lock. Each asset is uploaded from its staged file, which goes once the zone holds the asset. Returns
+    /// the counter reached.
+    func apply(saves: [Save], deletes: [String]) throws -> Int64 {
         var state = try readState()
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         var lines = ""
         for save in saves {
+            for (_, upload) in save.assets where !FileManager.default.fileExists(atPath: assetFile(upload.asset).path) {
+                try FileManager.default.createDirectory(at: assetsDirectory, withIntermediateDirectories: true)
+                try FileManager.default.copyItem(at: upload.staged, to: assetFile(upload.asset))
+            }
+            for (_, upload) in save.assets { try? FileManager.default.removeItem(at: upload.staged) }
             state.serverChangeCounter += 1
-            let record = Record(recordName: save.name, recordType: "CD_" + save.object.entity, changeCounter: state.serverChangeCounter, object: save.object)
+            let assets = save.assets.isEmpty ? nil : save.assets.mapValues { $0.asset }
+            let record = Record(recordName: save.name, recordType: "CD_" + save.object.entity, changeCounter: state.serverChangeCounter,
+                                object: save.object, assets: assets)
             try encoder.encode(record).write(to: recordFile(save.name), options: .atomic)
             lines += String(decoding: try encoder.encode(Change(counter: state.serverChangeCounter, recordName: save.name, kind: .save)), as: UTF8.self) + "\n"
         }
@@ -169,7 +201,8 @@ public struct CloudKitZone: Sendable {
                 if case .string(let text) = value { return " \"\(text)\"" }
                 return ""
             } ?? ""
-            lines.append("  \(record.recordName)  \(record.recordType)  #\(record.changeCounter)  id \(record.object.id.uuidString)\(shown)")
+            let assets = (record.assets ?? [:]).sorted { $0.key < $1.key }.map { " \($0.key): asset \($0.value.short) (\($0.value.size) bytes)" }.joined()
+            lines.append("  \(record.recordName)  \(record.recordType)  #\(record.changeCounter)  id \(record.object.id.uuidString)\(shown)\(assets)")
         }
         let identities = Dictionary(grouping: records, by: { "\($0.object.entity) \($0.object.id.uuidString)" }).filter { $0.value.count > 1 }
         if !identities.isEmpty {

@@ -26,6 +26,9 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Creating or writing an external data file's `<name>.interim` failed (errno): Core Data raises
     /// NSInternalInconsistencyException here and the app aborts, so a writer ends its process on it.
     case interimFileFailed(String, errno: Int32)
+    /// A save through a coordinator that holds no store. Core Data raises NSInternalInconsistencyException with
+    /// `noPersistentStoresReason` (docs/fidelity.md, "Saves after migrate on the app's coordinator").
+    case noPersistentStores
     case unknownObject(entity: String, id: UUID)
     case invalidObject(String)
     case sqlite(String)
@@ -45,6 +48,10 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The reason of Core Data's NSInternalInconsistencyException for a save through a coordinator with no store,
+    /// as crash reports quote it ("(unknown)" where no load error was recorded).
+    public static let noPersistentStoresReason = "This NSPersistentStoreCoordinator has no persistent stores (unknown). It cannot perform a save operation."
+
     public var description: String {
         switch self {
         case .incompatibleModel(let store, let differences):
@@ -62,6 +69,7 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .alreadyLoaded(let path): "store \(path) is already loaded in this coordinator"
         case .interimFileFailed(let path, let code):
             "Can't create externalDataReference interim file \(path): \(code) (\(String(cString: strerror(code))))"
+        case .noPersistentStores: Self.noPersistentStoresReason
         case .unknownObject(let entity, let id): "no \(entity) with identity \(id)"
         case .invalidObject(let reason): "invalid object: \(reason)"
         case .sqlite(let message): "SQLite: \(message)"

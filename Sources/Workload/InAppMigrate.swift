@@ -13,7 +13,14 @@ import StoreModel
 public enum InAppMigrate {
     public struct Request: Sendable, Codable {
         public var destination: String
-        public init(destination: String) { self.destination = destination }
+        /// `saves_after_migrate: fail`: after the migrate the app removes the copy from its coordinator too (as
+        /// backup code that treats the copy as a file it is done with), so the coordinator holds no store and
+        /// every later save fails (`StoreError.noPersistentStores`).
+        public var removeCopy: Bool?
+        public init(destination: String, removeCopy: Bool = false) {
+            self.destination = destination
+            self.removeCopy = removeCopy ? true : nil
+        }
     }
 
     public struct Response: Sendable, Codable {
@@ -25,21 +32,26 @@ public enum InAppMigrate {
     }
 
     /// Serves a pending request, if any: migrates `store` on `coordinator` to the requested destination and
-    /// returns the store the coordinator holds afterwards (the copy; `store` itself when the migrate failed).
+    /// returns the store the coordinator holds afterwards (the copy; `store` itself when the migrate failed; nil
+    /// when the request asked the app to remove the copy as well).
     static func serve(_ path: String?, store: PersistentStore, coordinator: PersistentStoreCoordinator, options: StoreOptions,
-                      now: () -> Double) throws -> PersistentStore {
+                      now: () -> Double) throws -> PersistentStore? {
         guard let path, FileManager.default.fileExists(atPath: path) else { return store }
         let request = try JSONDecoder().decode(Request.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
         try FileManager.default.removeItem(atPath: path)
         let start = now()
         var response = Response(start: start, end: start, error: nil, objects: 0, bytesLoaded: 0)
-        var current = store
+        var current: PersistentStore? = store
         do {
             let destination = URL(fileURLWithPath: request.destination)
             try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
             let (copy, report) = try coordinator.migrate(store, to: destination, options: options)
             (response.objects, response.bytesLoaded) = (report.objects, report.bytesLoaded)
             current = copy
+            if request.removeCopy == true {
+                try coordinator.remove(copy)
+                current = nil
+            }
         } catch {
             response.error = "\(error)"
         }

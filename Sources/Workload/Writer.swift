@@ -66,7 +66,10 @@ public struct Writer: Sendable {
         let model = ManagedObjectModel.appModel(for: URL(fileURLWithPath: c.store), fallback: .library)
         // The app's coordinator: a migrate on it (`InAppMigrate`) swaps the store its saves go to for the copy.
         let coordinator = PersistentStoreCoordinator(model: model)
-        var store = try coordinator.addStore(at: URL(fileURLWithPath: c.store), options: options)
+        let store = try coordinator.addStore(at: URL(fileURLWithPath: c.store), options: options)
+        // The store the app's saves go to: the copy after a migrate on this coordinator, none once the app
+        // removed the copy (`saves_after_migrate: fail`).
+        var current: PersistentStore? = store
         defer { for loaded in coordinator.stores { try? coordinator.remove(loaded) } }
         switch c.checkpoint {
         case "none": try store.withConnection { try $0.execute(sql: "PRAGMA wal_autocheckpoint = 0") }
@@ -83,9 +86,20 @@ public struct Writer: Sendable {
         let pacer = TransactionPacer(turnsFIFO: c.turns, rate: c.rate)
         for seq in 1...max(1, c.transactions) where c.transactions > 0 {
             guard pacer.awaitTurn(seq) else { break }
-            store = try InAppMigrate.serve(c.inAppMigrateRequest, store: store, coordinator: coordinator, options: options, now: now)
+            if let loaded = current {
+                current = try InAppMigrate.serve(c.inAppMigrateRequest, store: loaded, coordinator: coordinator, options: options, now: now)
+            }
             var change = nextChange(&random, mine: mine, order: order, folders: folders, tags: tags, seq: seq,
                                     items: model.hierarchyEntities)
+            guard let store = current else {
+                // No store in the app's coordinator: Core Data's save raises NSInternalInconsistencyException; the app
+                // is told its save failed, and nothing is acknowledged.
+                let ops = [HistoryOp(op: change.op, entity: change.object.entity, id: change.object.id,
+                                     hash: change.op == "delete" ? nil : ObjectHash.of(change.object))]
+                try history.append(HistoryRecord(writer: c.index, seq: seq, state: .intent, t: now(), ops: ops))
+                try history.append(HistoryRecord(writer: c.index, seq: seq, state: .failed, t: now(), error: "\(StoreError.noPersistentStores)"))
+                continue
+            }
             if change.op != "insert", change.op != "delete" {
                 change = try withStoredExternalData(change, store: store, model: model)
             }

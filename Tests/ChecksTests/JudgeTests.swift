@@ -1,6 +1,7 @@
 @testable import Checks
 import Foundation
 @testable import StoreCheck
+import StoreModel
 import Testing
 import Workload
 
@@ -106,10 +107,10 @@ import Workload
         // gets the app's own findings, apart.
         record.plan = Self.plan(invariants: ["app-durable"])
         let named = Judge.judge(record)
-        #expect(named.verdicts.map(\.invariant) == ["app-durable"] && !named.verdicts[0].isAppsOwn && !named.expectationMet)
+        #expect(named.verdicts.map(\.invariant) == ["app-durable", "saves-after-migrate"] && !named.verdicts[0].isAppsOwn && !named.expectationMet)
         record.plan = Self.plan(invariants: ["durable-after-crash"])
         let other = Judge.judge(record)
-        #expect(other.verdicts.map(\.invariant) == ["durable-after-crash", "app-durable"] && other.verdicts[1].isAppsOwn && other.expectationMet)
+        #expect(other.verdicts.map(\.invariant) == ["durable-after-crash", "app-durable", "saves-after-migrate"] && other.verdicts[1].isAppsOwn && other.expectationMet)
 
         // A lost acknowledged commit that no attachment of the app's explains stays the program's finding, with
         // the cause.
@@ -198,6 +199,28 @@ import Workload
     @Test func theRegistryNamesEachInvariantOnce() {
         let names = InvariantRegistry.names
         #expect(Set(names).count == names.count)
-        #expect(InvariantRegistry.all.filter { $0.owner == .app }.map(\.name) == ["app-durable"])
+        #expect(InvariantRegistry.all.filter { $0.owner == .app }.map(\.name) == ["app-durable", "saves-after-migrate"])
+    }
+
+    /// Saves that failed because the app's coordinator held no store (migrate on the app's coordinator, then the
+    /// copy removed): the app lost nothing it was told was saved, and the failures are the app's own finding.
+    @Test func savesThatFoundNoStoreAreTheAppsOwnAndLoseNothingAcknowledged() {
+        var record = RunRecord(plan: Self.plan())
+        var transactions = Self.transactions(2)
+        transactions.append(Transaction(writer: 1, seq: 3, ops: [HistoryOp(op: "insert", entity: "Note", id: Self.ids[2], hash: "h2")],
+                                        intentAt: 2.9, ackAt: nil, outcome: .failed, error: StoreError.noPersistentStoresReason))
+        record.transactions = transactions
+        record.liveAtEnd = Self.clean("live store at the end", state: Self.state(2))
+        let judgement = Judge.judge(record)
+        #expect(verdict(judgement, "live-store-unaffected").status == .held, "\(verdict(judgement, "live-store-unaffected"))")
+        let saves = verdict(judgement, "saves-after-migrate")
+        #expect(saves.status == .violated && saves.isAppsOwn, "\(saves)")
+        #expect(saves.evidence.first?.contains("writer 1 tx 3") == true && saves.evidence.contains { $0.contains("1 save(s) failed after the migrate") })
+        #expect(judgement.expectationMet, "the app's own finding fails no pass run")
+
+        // Any other failed save is still the writers' being affected.
+        record.transactions[2].error = "SQLite: disk I/O error"
+        #expect(verdict(Judge.judge(record), "live-store-unaffected").status == .violated)
+        #expect(verdict(Judge.judge(record), "saves-after-migrate").status == .notApplicable)
     }
 }

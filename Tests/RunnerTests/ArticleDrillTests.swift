@@ -66,6 +66,20 @@ import Testing
         #expect(Self.evidence(result, "live-store-unaffected").contains { $0.contains("the live store does not hold its") })
     }
 
+    @Test func savesAfterTheAppRemovedTheCopyFailAndLoseNothingAcknowledged() throws {
+        let result = try Self.run("migrate-on-app-coordinator-saves-fail.yaml")
+        #expect(result.expectationMet, "\(result.verdicts.filter { $0.status == .violated })")
+        let backup = try #require(result.operations.first { $0.action == "backup" })
+        #expect(backup.details["savesAfterMigrate"] == "fail" && backup.succeeded)
+        // The app was told its later saves failed, and every save it was told succeeded is in the live store.
+        let unaffected = try #require(result.verdicts.first { $0.invariant == "live-store-unaffected" })
+        #expect(unaffected.status == .held, "\(unaffected.evidence)")
+        let saves = try #require(result.verdicts.first { $0.invariant == "saves-after-migrate" })
+        #expect(saves.status == .violated)
+        #expect(saves.evidence.contains { $0.contains("has no persistent stores") }, "\(saves.evidence)")
+        #expect(result.writers.contains { $0.failed > 0 })
+    }
+
     @Test func aMigrateMoveDuplicatesOnTheSecondDeviceToo() throws {
         let result = try Self.run("cloudkit/second-device-after-migrate-move.yaml")
         #expect(result.expectationMet)

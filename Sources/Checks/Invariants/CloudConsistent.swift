@@ -4,11 +4,12 @@ import StoreModel
 /// `cloud-consistent` after the run's last sync (docs/cloudkit.md): every local object is exactly one record with
 /// its values and every record exactly one local object; nothing is left waiting to upload; and no object
 /// deleted before the restored backup was taken (its delete acknowledged before the backup began, never inserted
-/// again) is back.
+/// again) is back. External data travels as assets (`CloudKitAssets`): each record's asset must be the device's
+/// attachment, read from its external data file.
 struct CloudConsistent: Invariant {
     let name = "cloud-consistent"
-    let fix = "restore into a store the mirror has not seen (a new store UUID) or reset the mirror's metadata, then let CloudKit sync again"
-    let consequence = "the devices and CloudKit disagree after the restore: records lost, stale or doubled on every device"
+    let fix = "restore into a store the mirror has not seen (a new store UUID) or reset the mirror's metadata, then let CloudKit sync again; carry the support folder (_EXTERNAL_DATA) with every backup, restore and move"
+    let consequence = "the devices and CloudKit disagree after the restore: records or attachments lost, stale or doubled on every device"
     let severity = Severity.silentLoss
 
     func check(_ run: JudgedRun) -> [Verdict] {
@@ -34,7 +35,7 @@ struct CloudConsistent: Invariant {
             metadataByRecord[row.recordName, default: []].append(row)
         }
         let objectsByKey = Dictionary(input.objects.map { ("\($0.number)/\($0.key)", $0) }, uniquingKeysWith: { first, _ in first })
-        var unexported = 0, waiting = 0, stale = 0
+        var unexported = 0, waiting = 0, stale = 0, assets = 0, assetProblems = 0
         for local in input.objects {
             let name = "\(local.entity) \(local.object.id.uuidString) (Z_PK \(local.key))"
             guard let row = metadataByObject["\(local.number)/\(local.key)"] else {
@@ -50,17 +51,31 @@ struct CloudConsistent: Invariant {
                 evidence.append("\(label): \(name) maps to record \(row.recordName), which the zone does not have")
                 continue
             }
+            // External data travels as assets (CloudKitAssets): each is compared with this device's value, which
+            // Core Data reads from the store's external data file (nil when the file is gone).
+            assets += record.assets?.count ?? 0
+            for (attribute, asset) in (record.assets ?? [:]).sorted(by: { $0.key < $1.key }) {
+                if let problem = Self.assetProblem(attribute, asset, local: local.object, record: record) {
+                    assetProblems += 1
+                    if assetProblems <= 5 { evidence.append("\(label): \(name) \(problem)") }
+                }
+            }
             // Many-to-many links travel as records of their own in CloudKit (CDMR), which this model leaves out:
-            // a record is compared on its attributes and to-one relationships.
+            // a record is compared on its attributes and to-one relationships; assets are compared above.
             var mine = local.object, theirs = record.object
             mine.toMany = [:]
             theirs.toMany = [:]
+            for attribute in (record.assets ?? [:]).keys {
+                mine.attributes[attribute] = nil
+                theirs.attributes[attribute] = nil
+            }
             if mine != theirs {
                 stale += 1
                 if stale <= 5 { evidence.append("\(label): \(name) differs from its record \(row.recordName)") }
             }
         }
         if unexported > 5 { evidence.append("\(label): \(unexported) object(s) in all have no record metadata") }
+        if assetProblems > 5 { evidence.append("\(label): \(assetProblems) asset(s) in all are not this device's external data") }
         for record in records {
             let rows = metadataByRecord[record.recordName] ?? []
             let live = rows.filter { objectsByKey["\($0.entityID)/\($0.entityPK)"] != nil }
@@ -76,9 +91,26 @@ struct CloudConsistent: Invariant {
         }
         if back.count > 5 { evidence.append("\(label): \(back.count) deleted object(s) in all are back") }
         if evidence.isEmpty {
-            return Verdict("cloud-consistent", .held, "\(label): \(input.objects.count) object(s), each one record of \(records.count); nothing waiting to upload")
+            let carried = assets > 0 ? "; \(assets) asset(s), each this device's external data" : ""
+            return Verdict("cloud-consistent", .held, "\(label): \(input.objects.count) object(s), each one record of \(records.count); nothing waiting to upload\(carried)")
         }
         return Verdict("cloud-consistent", .violated, "\(label): the store and the zone disagree (\(evidence.count) finding(s))", evidence: Array(evidence.prefix(24)))
+    }
+
+    /// What is wrong with one asset of a record on this device, or nil: the zone must hold the asset's data, and
+    /// the device's value (its external data file) must be that data.
+    static func assetProblem(_ attribute: String, _ asset: CloudKitAssets.Asset, local: ManagedObject, record: CloudKitZone.Record) -> String? {
+        guard case .binary(let data)? = record.object.attributes[attribute] else {
+            return "has \(attribute) as asset \(asset.short) (\(asset.size) bytes) of record \(record.recordName), whose data the zone does not hold"
+        }
+        switch local.attributes[attribute] {
+        case .binary(let mine)? where mine == data:
+            return nil
+        case .binary(let mine)?:
+            return "has a \(attribute) of \(mine.count) bytes (\(CloudKitAssets.hash(mine).prefix(12))) where the zone's asset is \(asset.short) (\(asset.size) bytes)"
+        default:
+            return "has no \(attribute) on this device (its external data file is missing from _EXTERNAL_DATA) while the zone holds it as asset \(asset.short) (\(asset.size) bytes): a backup, restore or move that left the support folder behind"
+        }
     }
 
     func notExercised(_ run: JudgedRun) -> String { "no CloudKit sync in this run" }

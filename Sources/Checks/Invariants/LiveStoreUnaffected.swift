@@ -49,7 +49,8 @@ struct LiveStoreUnaffected: Invariant {
     /// with writers keeping their connections across it): it must then hold at least every transaction
     /// acknowledged before that moment, and be a prefix.
     static func verdict(_ matches: [Oracle.Match], oracle: Oracle, state: StoreState, crashed: Bool, readAt: Double? = nil) -> Verdict {
-        var evidence: [String] = oracle.transactions.filter { $0.outcome == .failed }.prefix(10).map {
+        // Saves that failed because the app's coordinator held no store are the app's own (saves-after-migrate).
+        var evidence: [String] = oracle.transactions.filter { $0.outcome == .failed && !SavesAfterMigrate.isNoStoreFailure($0) }.prefix(10).map {
             "writer \($0.writer) tx \($0.seq) failed: \($0.error ?? "?")"
         }
         for match in matches {
@@ -69,7 +70,11 @@ struct LiveStoreUnaffected: Invariant {
             }
         }
         evidence += oracle.strangers(state).map { "live store: \($0)" }
-        if evidence.isEmpty { return Verdict("live-store-unaffected", .held, "writers saw no errors; the live store holds what they committed") }
+        if evidence.isEmpty {
+            let noStore = oracle.transactions.filter(SavesAfterMigrate.isNoStoreFailure).count
+            return Verdict("live-store-unaffected", .held, noStore == 0 ? "writers saw no errors; the live store holds what they committed"
+                           : "writers saw no errors but \(noStore) save(s) that found no store (saves-after-migrate); the live store holds what they committed")
+        }
         return Verdict("live-store-unaffected", .violated, "writers were affected", evidence: evidence)
     }
 

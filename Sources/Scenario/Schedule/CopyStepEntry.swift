@@ -11,7 +11,7 @@ struct CopyStepEntry: ScheduleEntryKind {
     var argument: String { "STRATEGY" }
     var keys: [String] {
         ["after_commits", "at_seconds", "after_writers", "after_step", "every_commits", "times", "destination", "pages_per_step", "step_delay",
-         "max_restarts", "command", "copy_external_data", "allow_clone", "migrate_existing", "at_time", "coordinator"]
+         "max_restarts", "command", "copy_external_data", "allow_clone", "migrate_existing", "at_time", "coordinator", "saves_after_migrate"]
     }
 
     func parse(_ r: inout NodeReader, node: Node, index: Int) throws -> Scenario.Step {
@@ -47,6 +47,14 @@ struct CopyStepEntry: ScheduleEntryKind {
                 throw r.error(r.node("coordinator") ?? node, "schedule[\(index)].coordinator is for `backup: migrate` (whose coordinator migrates the store), not `\(key): \(name)`")
             }
             if coordinator == "app" { step.options["coordinator"] = "app" }
+        }
+        if let saves = try r.choice("saves_after_migrate", ["go-to-copy", "fail"]) {
+            // `fail`: the app removes the copy from its coordinator after migrating (InAppMigrate.swift), which then
+            // holds no store, so its later saves fail.
+            guard step.options["coordinator"] == "app" else {
+                throw r.error(r.node("saves_after_migrate") ?? node, "schedule[\(index)].saves_after_migrate is for `backup: migrate` with `coordinator: app` (the app's own coordinator)")
+            }
+            if saves == "fail" { step.options["saves_after_migrate"] = "fail" }
         }
         if step.atTime != nil, action != .restore {
             throw r.error(r.node("at_time"), "schedule[\(index)].at_time is for restores (the moment to restore to)")
@@ -95,6 +103,7 @@ struct CopyStepEntry: ScheduleEntryKind {
         if let v = step.migrateExisting { out.append("    migrate_existing: \(v)") }
         if let v = step.atTime { out.append("    at_time: \(v)") }
         if let v = step.options["coordinator"] { out.append("    coordinator: \(v)") }
+        if let v = step.options["saves_after_migrate"] { out.append("    saves_after_migrate: \(v)") }
         return out
     }
 }
