@@ -52,7 +52,7 @@ public enum HTMLReport {
         \(apps)<h2>Operations</h2>
         <table><tr><th>operation</th><th>strategy</th><th>start (s)</th><th>end (s)</th><th>result</th><th>details</th></tr>
         \(operations)</table>
-        \(CoverageTable.html(result.coverage))<h2>Evidence</h2>
+        \(StallsAndDamage.html(result))\(CoverageTable.html(result.coverage))<h2>Evidence</h2>
         \(evidence.isEmpty ? "<p>None: no invariant was violated.</p>" : evidence)
         \(result.errors.isEmpty ? "" : "<h2>Run errors</h2><ul>" + result.errors.map { "<li>\(h($0))</li>" }.joined() + "</ul>")
         </body></html>

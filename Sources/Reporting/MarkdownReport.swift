@@ -26,6 +26,7 @@ public enum MarkdownReport {
         if !result.faults.isEmpty {
             lines += ["", "## Faults", ""] + result.faults.map { "- \($0.name): fired \($0.fired) time(s); \($0.detail)" + ($0.hit.map { "; first on \($0.summary)" } ?? "") }
         }
+        lines += StallsAndDamage.markdown(result)
         lines += CoverageTable.markdown(result.coverage)
         let violated = result.verdicts.filter { $0.status == .violated && !$0.isAppsOwn }
         let apps = result.verdicts.filter { $0.status == .violated && $0.isAppsOwn }

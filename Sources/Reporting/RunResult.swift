@@ -36,6 +36,10 @@ public struct RunResult: Sendable, Codable {
     /// Set when SIGINT/SIGTERM cut the run short ("interrupted by SIGTERM"): its verdicts say nothing, and JUnit
     /// reports the run as an error so CI does not show it green.
     public var interruption: String?
+    /// The writers' commit latency during each backup and restore (absent in reports before it was measured).
+    public var stalls: [StepStall]?
+    /// What each `damage` entry damaged (absent when the run had none).
+    public var damages: [DamageRecord]?
 
     public init(runID: String, scenario: String, scenarioFile: String, description: String, seed: UInt64, expectation: String,
                 expectationMet: Bool, startedAt: String, seconds: Double, verdicts: [Verdict], events: [TimelineEvent],
@@ -74,6 +78,8 @@ extension RunResult {
                                errors: judgement.errors, coverage: record.coverage)
         result.environmentError = record.environmentError
         result.interruption = record.interruption
+        result.stalls = record.stalls.isEmpty ? nil : record.stalls
+        result.damages = record.damages.isEmpty ? nil : record.damages
         return result
     }
 }

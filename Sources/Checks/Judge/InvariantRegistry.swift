@@ -9,7 +9,7 @@ public enum InvariantRegistry {
         RestoreEqualsBackup(), RestoreOpens(), DurableAfterCrash(), LiveStoreUnaffected(), MetadataPreserved(),
         BackupCompletes(), BackupDurable(), ReaderConsistent(), RestoreDurable(), RestoreAtTime(), ConnectionsAgree(),
         CloudConsistent(), RelocationCompletes(), RelocationCarriesCommits(), MetricsWithinBounds(), NoRunaway(),
-        AppDurable(),
+        AppDurable(), RestoreDetectsDamage(),
     ]
 
     /// Every invariant's name.

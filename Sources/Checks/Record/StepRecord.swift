@@ -92,6 +92,9 @@ public struct RestoreMeasurement: Sendable, Codable {
     public var comparison: Measured<CheckReport>?
     /// The same after a crash that came right after it reported success.
     public var afterCrash: RestoreAfterCrash?
+    /// When a `damage` entry damaged the backup it was given: the restored store compared with that backup as it
+    /// was before the damage (`restore-detects-damage`).
+    public var undamagedComparison: Measured<CheckReport>?
     /// The app's first open of the restored store, with its model (on a recovered private copy).
     public var open: Measured<OpenedStore>?
     /// The processes that kept their connections across it, and which file each holds.
