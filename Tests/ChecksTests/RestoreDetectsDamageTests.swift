@@ -16,7 +16,7 @@ import Testing
 
     static func restore(succeeded: Bool, live: [Finding] = [], differences: [Finding] = []) -> StepRecord {
         var step = StepRecord(name: "restore-2", index: 2, action: .restore, strategy: "command", start: 6, end: 7, round: 0,
-                              succeeded: succeeded, interrupted: false, error: succeeded ? nil : "restore-verified: does not match the checksums\nmore")
+                              succeeded: succeeded, interrupted: false, error: succeeded ? nil : "lifeboat: operation failed: command `sh restore.sh` exited with status 1:\nrestore-verified: does not match the checksums\n./Library.sqlite: FAILED")
         var measurement = RestoreMeasurement(source: "backup-0", live: JudgeTests.clean("live store after restore-2", findings: live))
         if succeeded {
             var report = CheckReport(store: "/s/Library.sqlite", against: "/scratch/damage-1-undamaged/Library.sqlite")
@@ -38,7 +38,8 @@ import Testing
     @Test func aRestoreThatRefusesTheDamagedBackupHolds() {
         let verdict = Self.judge([Self.restore(succeeded: false)], damages: [Self.damage()])
         #expect(verdict.status == .held, "\(verdict)")
-        #expect(verdict.summary.contains("refused the damaged backup loudly: restore-verified: does not match the checksums"), "\(verdict.summary)")
+        #expect(verdict.summary.hasSuffix("refused the damaged backup loudly: restore-verified: does not match the checksums"), "\(verdict.summary)")
+        #expect(verdict.evidence == ["backup-0's Library.sqlite cut from 40960 to 8192 bytes", "restore-2: ./Library.sqlite: FAILED"], "\(verdict.evidence)")
     }
 
     @Test func aDamagedBackupRestoredIntoABrokenStoreIsViolated() {

@@ -27,9 +27,12 @@ struct RestoreDetectsDamage: Invariant {
         let said = damage.summary
         if step.interrupted { return nil }
         guard step.succeeded else {
-            let first = (step.error ?? "").split(separator: "\n").first.map(String.init) ?? "failed"
-            return Verdict(name, .held, "\(step.label) refused the damaged \(damage.target == "live" ? "live store" : "backup") loudly: \(first)",
-                           evidence: [said])
+            // The program's own words: the runner's first line ("lifeboat: operation failed: command ... exited
+            // with status 1:") says only that it failed.
+            let lines = (step.error ?? "").split(separator: "\n").map(String.init)
+            let own = lines.drop { $0.hasPrefix("lifeboat: ") }.filter { !$0.hasPrefix("(full output") }
+            return Verdict(name, .held, "\(step.label) refused the damaged \(damage.target == "live" ? "live store" : "backup") loudly: \(own.first ?? lines.first ?? "failed")",
+                           evidence: [said] + own.dropFirst().prefix(3).map { "\(step.name): \($0)" })
         }
         let store = damage.target == "live" ? step.backup?.store : step.restore?.live
         let what = damage.target == "live" ? "backed up the damaged live store" : "restored the damaged backup"
