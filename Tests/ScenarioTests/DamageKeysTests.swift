@@ -35,14 +35,14 @@ import Testing
     }
 
     @Test(arguments: [
-        ("name: x\nschedule:\n  - damage: {target: live, kind: melt}\n", 3, 35, "kind"),
+        ("name: x\nschedule:\n  - damage: {target: live, kind: melt}\n", 3, 34, "kind must be one of bit-flip"),
         ("name: x\nschedule:\n  - damage: {kind: truncate}\n", 3, 5, "needs `target: backup N`"),
         ("name: x\nschedule:\n  - damage: {target: backup, kind: truncate}\n", 3, 13, "must be `backup N`"),
         ("name: x\nschedule:\n  - damage: {target: live, kind: drop-wal, where: wal}\n", 3, 13, "`where` is for"),
         ("name: x\nschedule:\n  - damage: {target: live}\n", 3, 5, "needs `kind:"),
         ("name: x\nschedule:\n  - damage: {target: live, kind: truncate}\n    target: live\n", 4, 13, "gives `target` twice"),
-        ("name: x\nschedule:\n  - checkpoint: full\n  - damage: {target: backup 0, kind: truncate}\n    after_step: 0\n", 4, 5, "is not a backup entry"),
-        ("name: x\nschedule:\n  - backup: copy\n  - damage: {target: backup 0, kind: truncate}\n", 4, 5, "needs `after_step: 0`"),
+        ("name: x\nschedule:\n  - checkpoint: full\n  - damage: {target: backup 0, kind: truncate}\n    after_step: 0\n", 4, 13, "is not a backup entry"),
+        ("name: x\nschedule:\n  - backup: replace\n  - damage: {target: backup 0, kind: truncate}\n", 4, 13, "needs `after_step: 0`"),
     ])
     func mistakesAreRefusedWhereTheyAre(_ yaml: String, _ line: Int, _ column: Int, _ message: String) {
         expectScenarioError(yaml, line: line, column: column, message: message)

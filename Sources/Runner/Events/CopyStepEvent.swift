@@ -179,10 +179,13 @@ extension ScenarioRunner {
                 // Restored to a moment, not to the backup: held to the writers' histories as they stood then.
                 restore.atTime = at
             } else if let backupSource {
-                restore.comparison = Measure.comparison(live, against: backupSource.store)
-                // A backup a `damage` entry damaged: compared with the backup as it was before (DamageEvent).
+                // A backup a `damage` entry damaged is compared as it was before the damage (DamageEvent): the
+                // backup the program made, which a tool restoring from a repository of its own gives back.
                 if let undamaged = record.damages.last(where: { $0.target == backupSource.name && $0.applied })?.undamagedCopy {
                     restore.undamagedComparison = Measure.comparison(live, against: URL(fileURLWithPath: undamaged))
+                    restore.comparison = restore.undamagedComparison
+                } else {
+                    restore.comparison = Measure.comparison(live, against: backupSource.store)
                 }
             }
             if let deferredCrash, let backupSource {
