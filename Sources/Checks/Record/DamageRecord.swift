@@ -21,6 +21,9 @@ public struct DamageRecord: Sendable, Codable, Equatable {
     public var reason: String?
     /// The damaged file, relative to the store's folder (`Library.sqlite`, `.Library_SUPPORT/_EXTERNAL_DATA/…`).
     public var file: String?
+    /// drop-attachment: the row whose attachment it was (`ZNOTE.ZATTACHMENT Z_PK 12`): the file's name is a fresh
+    /// UUID each run, its owner follows the seed.
+    public var owner: String?
     /// The file's size before the damage, and where the damage begins and how many bytes it covers.
     public var fileBytes: Int?
     public var offset: Int?
@@ -60,7 +63,7 @@ public struct DamageRecord: Sendable, Codable, Equatable {
         case "truncate":
             return "\(whose) \(file) cut from \(fileBytes ?? 0) to \(offset ?? 0) bytes"
         default:
-            return "\(whose) \(file) removed (\(fileBytes ?? 0) bytes)"
+            return "\(whose) \(file) removed (\(fileBytes ?? 0) bytes\(owner.map { ", the attachment of \($0)" } ?? ""))"
         }
     }
 }

@@ -70,9 +70,15 @@ enum DamageBytes {
             try FileManager.default.removeItem(at: files.wal)
             (damage.file, damage.fileBytes, damage.applied) = (relative(files.wal), size, true)
         case "drop-attachment":
-            let names = ((try? FileManager.default.contentsOfDirectory(atPath: files.externalDataFolder.path)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
+            // The attachments the store's rows name, in their owners' order (the file names are fresh UUIDs each
+            // run, the owners follow the seed), that are there; else whatever files are there, by name.
+            let present = Set(((try? FileManager.default.contentsOfDirectory(atPath: files.externalDataFolder.path)) ?? []).filter { !$0.hasPrefix(".") })
+            let owned = ((try? ExternalDataFiles.namesInOwnerOrder(store)) ?? []).filter { present.contains($0.file) }
+            let names: [(owner: String?, file: String)] = owned.isEmpty ? present.sorted().map { (nil, $0) } : owned.map { ($0.owner, $0.file) }
             guard !names.isEmpty else { throw Failure(description: "no attachment file in \(relative(files.externalDataFolder)) to remove") }
-            let file = files.externalDataFolder.appendingPathComponent(names[Int(random.next() % UInt64(names.count))])
+            let chosen = names[Int(random.next() % UInt64(names.count))]
+            damage.owner = chosen.owner
+            let file = files.externalDataFolder.appendingPathComponent(chosen.file)
             damage.fileBytes = fileSize(file)
             try FileManager.default.removeItem(at: file)
             (damage.file, damage.applied) = (relative(file), true)
