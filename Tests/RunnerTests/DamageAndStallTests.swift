@@ -71,7 +71,7 @@ import Testing
         """
         name: stall
         store: {objects: 100, blob_fraction: 0}
-        writers: {count: 2, transactions: 150, rate: 40, blob_fraction: 0, checkpoint: auto}
+        writers: {count: 2, transactions: 150, rate: 40, blob_fraction: 0, checkpoint: auto, synchronous: normal}
         schedule:
           - backup: command
             command: \(command)
