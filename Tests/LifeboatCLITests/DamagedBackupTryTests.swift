@@ -22,6 +22,15 @@ import Testing
         return (code, try TryCommandTests.latest(reports).1)
     }
 
+    /// Without a restore program there is nothing to refuse a damaged backup: the situation is skipped, saying so.
+    @Test func withoutARestoreTheSituationIsSkippedWithWhy() throws {
+        let scratch = try Scratch("try-damage-no-restore")
+        let (recipe, _, skipped) = try TryProgram.recipe(for: .init(backup: "true", restore: nil, store: nil), at: scratch.path("root"),
+                                                         workingDirectory: scratch.url)
+        #expect(!recipe.situations.contains { $0.name == "damaged-backup" })
+        #expect(skipped.contains { $0.situation == "damaged-backup" && $0.reason == "a damaged backup tests the restore: give --restore to try it" }, "\(skipped)")
+    }
+
     @Test func aRestoreThatVerifiesHoldsOnEverySeed() async throws {
         let (code, result) = try await Self.tryProgram(restore: "restore-verified.sh", name: "try-damage-verified")
         let runs = result.cells.flatMap(\.runs)
