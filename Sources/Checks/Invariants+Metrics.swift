@@ -48,7 +48,7 @@ public enum MetricsCheck {
     }
 
     static func format(_ value: Double, _ metric: String) -> String {
-        if metric == "seconds" { return String(format: "%.2f s", value) }
+        if metric.hasSuffix("seconds") { return String(format: "%.2f s", value) }
         return String(format: "%.1f MiB", value / 1_048_576)
     }
 }

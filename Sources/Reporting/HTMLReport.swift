@@ -72,7 +72,7 @@ public enum HTMLReport {
         \(unexercised)<h2>Operations</h2>
         <table><tr><th>operation</th><th>strategy</th><th>start (s)</th><th>end (s)</th><th>result</th><th>details</th></tr>
         \(operations)</table>
-        \(CoverageTable.html(result.coverage))
+        \(StallsAndDamage.html(result))\(CoverageTable.html(result.coverage))
         </body></html>
 
         """

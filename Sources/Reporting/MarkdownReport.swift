@@ -50,6 +50,7 @@ public enum MarkdownReport {
         if !result.faults.isEmpty {
             lines += ["", "## Faults", ""] + result.faults.map { "- \($0.name): fired \($0.fired) time(s); \($0.detail)" + ($0.hit.map { "; first on \($0.summary)" } ?? "") }
         }
+        lines += StallsAndDamage.markdown(result)
         let evidence = ranked.filter { $0.status == .violated && ($0.evidence.count > 1 || ($0.cause ?? "").contains("; ")) }
         if !evidence.isEmpty {
             lines += ["", "## All evidence", ""]

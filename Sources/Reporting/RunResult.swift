@@ -40,6 +40,10 @@ public struct RunResult: Sendable, Codable {
     /// Set when SIGINT/SIGTERM cut the run short ("interrupted by SIGTERM"): its verdicts say nothing, and JUnit
     /// reports the run as an error so CI does not show it green.
     public var interruption: String?
+    /// The writers' commit latency during each backup and restore (absent in reports before it was measured).
+    public var stalls: [StepStall]?
+    /// What each `damage` entry damaged (absent when the run had none).
+    public var damages: [DamageRecord]?
 
     public init(runID: String, scenario: String, scenarioFile: String, description: String, seed: UInt64, expectation: String,
                 expectationMet: Bool, startedAt: String, seconds: Double, verdicts: [Verdict], events: [TimelineEvent],
@@ -79,6 +83,8 @@ extension RunResult {
         result.environmentError = record.environmentError
         result.interruption = record.interruption
         result.activity = record.activity
+        result.stalls = record.stalls.isEmpty ? nil : record.stalls
+        result.damages = record.damages.isEmpty ? nil : record.damages
         return result
     }
 }

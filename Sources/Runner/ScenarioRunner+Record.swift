@@ -35,6 +35,7 @@ extension ScenarioRunner {
         measureCloud(transactions: transactions)
         measureDevices()
         measureRelocations(history: history, finalLive: live)
+        record.stalls = CommitStalls.figures(steps: record.steps, transactions: transactions)
         measureStepMetrics()
         if samplesBackupArea, !sidecarState.backupSizes.isEmpty {
             record.backupArea = BackupAreaRecord(samples: sidecarState.backupSizes, sidecarsEnded: sidecarState.entries.compactMap(\.end).max() ?? now())

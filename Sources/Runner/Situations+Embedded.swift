@@ -102,6 +102,27 @@ faults:
   crash: {during_step: 1, delay: 0.25, mode: keep-none}
 time_limit: 120
 """#),
+        ("tools/_situations/damaged-backup.yaml", #"""
+# Situation "damaged-backup": two writers commit (a third of their notes with attachments, no checkpoint, so the
+# commits sit in the -wal), the backup runs once they are done, and then the backup is damaged at rest before the
+# restore: the database file in the backup is cut short at a page boundary drawn from the seed (the commonest real
+# backup failure: a truncated file; docs/events.md, `damage`). The restore must refuse the damaged backup loudly
+# (the restore, or the tool's own verify, fails) or give back a store that passes integrity and equals the backup
+# as it was taken (restore-detects-damage); restoring it silently into a broken or different store is the finding.
+extends: ../../_defaults.yaml
+store: {objects: 200, blob_fraction: 0.3, blob_size: 110KiB}
+writers: {count: 2, transactions: 60, rate: 60, blob_fraction: 0.3, blob_size: 110KiB, checkpoint: none}
+schedule:
+  - backup: command
+    command: sh "$LIFEBOAT_SCENARIO_DIR/backup.sh"
+    after_writers: true
+  - damage: {target: backup 0, kind: truncate, where: main}
+    after_step: 0
+  - restore: command
+    command: sh "$LIFEBOAT_SCENARIO_DIR/restore.sh"
+    after_step: 1
+time_limit: 120
+"""#),
         ("tools/_situations/idle.yaml", #"""
 # Situation "idle": the backup and the restore of a store nobody writes to (no attachments, no -wal).
 # A recipe extends this file and ships backup.sh and restore.sh beside itself.

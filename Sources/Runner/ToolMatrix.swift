@@ -15,7 +15,7 @@ public enum ToolMatrix {
     /// The order of the table's columns (the situations themselves are the files in `DIR/_situations/`; one not
     /// named here follows, sorted).
     public static let situationOrder = ["idle", "live-wal", "attachments", "readers-snapshots", "crash-during-backup",
-                                        "crash-after-backup", "crash-after-restore"]
+                                        "crash-after-backup", "crash-after-restore", "damaged-backup"]
 
     public struct Recipe: Sendable {
         public var tool: String
@@ -77,6 +77,9 @@ public enum ToolMatrix {
         /// Why the run did not happen or judged nothing: the tool is not installed (its `version.sh` failed) or a
         /// program could not start. Such a run is neither held nor caught.
         public var notRun: String?
+        /// The writers' longest commit while a backup or restore of the run ran, in seconds (`CommitStalls`); nil
+        /// when no commit overlapped one.
+        public var longestStall: Double?
 
         /// A run that never started: the recipe's tool is missing.
         static func notRun(seed: UInt64, expectation: String, reason: String) -> Run {
@@ -104,6 +107,8 @@ public enum ToolMatrix {
         public var violated: [String] {
             ScenarioParser.invariantNames.filter { name in runs.contains { $0.violated.contains(name) } }
         }
+        /// The longest stall of any of its runs.
+        public var longestStall: Double? { runs.compactMap(\.longestStall).max() }
     }
 
     public struct Result: Sendable, Codable {
@@ -311,7 +316,12 @@ public enum ToolMatrix {
         let violated = result.verdicts.filter { $0.status == .violated && !$0.isAppsOwn }
         let appsOwn = result.verdicts.filter { $0.status == .violated && $0.isAppsOwn }
             .map { "\($0.invariant): \(($0.evidence.first ?? $0.summary).prefix(300))" }
-        var failures = result.operations.filter { !$0.succeeded && $0.error != "interrupted by the crash" && $0.action != "backup" }
+        // A restore that refused a damaged backup did what `restore-detects-damage` asks: not a failure.
+        let damaged = (result.damages ?? []).filter(\.applied)
+        let refused = Set(result.operations.filter { op in
+            !op.succeeded && damaged.contains { $0.target == op.details["restoredFrom"] && $0.at <= op.start }
+        }.map(\.name))
+        var failures = result.operations.filter { !$0.succeeded && $0.error != "interrupted by the crash" && $0.action != "backup" && !refused.contains($0.name) }
             .map { "\($0.name) (\($0.action == "sidecar" ? "sidecar" : $0.strategy)) failed: \(($0.error ?? "").trimmingCharacters(in: .whitespacesAndNewlines).prefix(240))" }
         failures += result.errors.map { "run error: \($0.prefix(240))" }
         let evidence = violated.map { verdict in "\(verdict.invariant): \(verdict.evidence.first ?? verdict.summary)" }
@@ -325,6 +335,7 @@ public enum ToolMatrix {
         run.fix = violated.compactMap(\.fix).first
         let findings = Finding.of(result.verdicts)
         run.findings = findings.isEmpty ? nil : findings
+        run.longestStall = result.stalls?.compactMap(\.longest).max()
         return run
     }
 

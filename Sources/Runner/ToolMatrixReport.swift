@@ -1,3 +1,4 @@
+import Checks
 import Foundation
 import Reporting
 
@@ -62,8 +63,8 @@ public enum ToolMatrixReport {
         for tool in result.tools {
             lines.append("| \(cell(tool.recipe)) | \(cell(tool.version)) | \(cell(tool.summary)) |")
         }
-        lines += ["", "## Results", "", "| recipe | " + result.situations.joined(separator: " | ") + " |",
-                  "|---|" + String(repeating: "---|", count: result.situations.count)]
+        lines += ["", "## Results", "", "| recipe | " + result.situations.joined(separator: " | ") + " | longest stall |",
+                  "|---|" + String(repeating: "---|", count: result.situations.count + 1)]
         for tool in result.tools {
             var row = "| \(cell(tool.recipe)) |"
             for situation in result.situations {
@@ -73,7 +74,7 @@ public enum ToolMatrixReport {
                 }
                 row += " \(summary(c, links: repro))" + (ToolMatrix.changedSince(c, in: result).map { "; **changed since \($0)**" } ?? "") + " |"
             }
-            lines.append(row)
+            lines.append(row + " \(stall(tool.recipe, in: result)) |")
         }
         lines += versionSection(result)
         if !result.situationNotes.isEmpty {
@@ -162,6 +163,14 @@ public enum ToolMatrixReport {
 
     static func cell(_ text: String) -> String { PageText.markdownCell(text) }
 
+    /// The stall column: the writers' longest commit while any backup or restore of the recipe's runs ran, and
+    /// the situation it was in ("2.01 s (live-wal)"); "-" when no commit overlapped a step.
+    static func stall(_ recipe: String, in result: ToolMatrix.Result) -> String {
+        let cells = result.cells.filter { $0.recipe == recipe }
+        guard let worst = cells.compactMap({ c in c.longestStall.map { (c.situation, $0) } }).max(by: { $0.1 < $1.1 }) else { return "-" }
+        return "\(StepStall.seconds(worst.1)) (\(worst.0))"
+    }
+
     public static func html(_ result: ToolMatrix.Result) -> String {
         let h = PageText.html
         var rows = ""
@@ -191,7 +200,7 @@ public enum ToolMatrixReport {
                     rows += "<td class=caught title=\"\(h(title))\">caught \(failing.count)/\(c.runs.count)<br>\(h(what.joined(separator: ", ")))<br>\(links)\(h(rates(failing)))\(changed)</td>"
                 }
             }
-            rows += "</tr>\n"
+            rows += "<td>\(h(stall(tool.recipe, in: result)))</td></tr>\n"
         }
         // Every caught cell's findings spelled out, worst first, as the run report says them (consequence, evidence,
         // the op log's cause, fix), with the run's report; a step that failed on its own with its output.
@@ -230,7 +239,7 @@ public enum ToolMatrixReport {
         <h1>\(isTry ? "Your program under Lifeboat" : "Real backup tools under Lifeboat")</h1>
         <p>\(h(result.command)): matrix \(h(result.matrixID)), seeds \(result.seeds.map(String.init).joined(separator: ", ")), \(String(format: "%.0f", result.seconds)) s.
         A caught cell's seeds link to each run's report; its repro replays with <code>lifeboat replay</code>. Findings below the table.</p>
-        <table><tr><th>recipe</th>\(result.situations.map { "<th>\(h($0))</th>" }.joined())</tr>
+        <table><tr><th>recipe</th>\(result.situations.map { "<th>\(h($0))</th>" }.joined())<th>longest stall</th></tr>
         \(rows)</table>\(findings.isEmpty ? "" : "\n<h2>Findings</h2>\n" + findings)\(changes)</body></html>
 
         """

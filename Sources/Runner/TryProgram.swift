@@ -69,6 +69,10 @@ public enum TryProgram {
                     skipped.append((situation.name, "a crash around the restore: give --restore to try it"))
                     return nil
                 }
+                if scenario.schedule.contains(where: { $0.action.rawValue == "damage" && $0.options["target"] != "live" }) {
+                    skipped.append((situation.name, "a damaged backup tests the restore: give --restore to try it"))
+                    return nil
+                }
                 scenario.schedule.removeAll { $0.action == .restore }
             }
             for index in scenario.schedule.indices where scenario.schedule[index].command != nil {

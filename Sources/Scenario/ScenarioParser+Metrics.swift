@@ -6,8 +6,9 @@ extension Scenario {
     /// (`step` alone), or on the ratio of one step's measurement to another's (`step` / `to`). Judged as
     /// `metrics-within-bounds` at the end of the run (Sources/Checks/Invariants+Metrics.swift).
     public struct MetricExpectation: Sendable, Equatable, Codable {
-        /// `peak_memory` (bytes, the step's process's peak resident set), `seconds` (the step's wall time) or
-        /// `bytes_loaded` (bytes of values a migrate held in memory).
+        /// `peak_memory` (bytes, the step's process's peak resident set), `seconds` (the step's wall time),
+        /// `bytes_loaded` (bytes of values a migrate held in memory), `stall_seconds` (the writers' longest commit
+        /// while the step ran: "this backup never blocks the app for more than 1 s") or `commit_p99_seconds`.
         public var metric: String
         public var step: Int
         public var to: Int?
@@ -18,9 +19,9 @@ extension Scenario {
             (self.metric, self.step, self.to, self.min, self.max) = (metric, step, to, min, max)
         }
 
-        public static let metrics = ["peak_memory", "seconds", "bytes_loaded"]
+        public static let metrics = ["peak_memory", "seconds", "bytes_loaded", "stall_seconds", "commit_p99_seconds"]
         /// Metrics in bytes, written as sizes (`64MiB`).
-        public var isSize: Bool { metric != "seconds" }
+        public var isSize: Bool { !metric.hasSuffix("seconds") }
     }
 }
 
@@ -59,19 +60,19 @@ extension ScenarioParser {
                 result.append(.init(metric: ratio, step: of, to: to, min: low, max: high))
             } else {
                 guard let step = try stepIndex("step") else {
-                    throw r.error(node, "expect_metrics[\(index)] needs `step: INDEX` with bounds (peak_memory, seconds, bytes_loaded), or `ratio: METRIC` with `of:` and `to:`")
+                    throw r.error(node, "expect_metrics[\(index)] needs `step: INDEX` with bounds (\(Scenario.MetricExpectation.metrics.joined(separator: ", "))), or `ratio: METRIC` with `of:` and `to:`")
                 }
                 var any = false
                 for metric in Scenario.MetricExpectation.metrics {
                     guard var inner = try r.mapping(metric) else { continue }
-                    let size = metric != "seconds"
+                    let size = !metric.hasSuffix("seconds")
                     let (low, high) = try bounds(&inner, size: size, range: 0...86_400, context: "expect_metrics[\(index)].\(metric)")
                     try inner.finish()
                     result.append(.init(metric: metric, step: step, min: low, max: high))
                     any = true
                 }
                 try r.finish()
-                if !any { throw r.error(node, "expect_metrics[\(index)] needs at least one of peak_memory, seconds, bytes_loaded, each {min, max}") }
+                if !any { throw r.error(node, "expect_metrics[\(index)] needs at least one of \(Scenario.MetricExpectation.metrics.joined(separator: ", ")), each {min, max}") }
             }
             try r.finish()
         }

@@ -4,8 +4,10 @@ import Foundation
 /// Adding an invariant is its file in Sources/Checks/Invariants plus a line here (and its row in
 /// docs/invariants.md).
 public enum InvariantRegistry {
+    /// `restore-detects-damage` comes first: in a run with damage, the integrity and equality findings of the restored
+    /// store follow from the silent restore, so its verdict (and its fix) is the one a caught run names first.
     public static let all: [any Invariant] = [
-        Integrity(), NoDuplicates(), WalContentCarried(), SnapshotConsistent(), BlobsCarried(),
+        RestoreDetectsDamage(), Integrity(), NoDuplicates(), WalContentCarried(), SnapshotConsistent(), BlobsCarried(),
         RestoreEqualsBackup(), RestoreOpens(), DurableAfterCrash(), LiveStoreUnaffected(), MetadataPreserved(),
         BackupCompletes(), BackupDurable(), ReaderConsistent(), RestoreDurable(), RestoreAtTime(), ConnectionsAgree(),
         CloudConsistent(), RelocationCompletes(), RelocationCarriesCommits(), MetricsWithinBounds(), NoRunaway(),

@@ -42,6 +42,10 @@ public struct RunRecord: Sendable, Codable {
     public var cloud = CloudRecord()
     /// Every `relocate` that finished.
     public var relocations: [RelocationRecord] = []
+    /// Every `damage` entry that ran: what it damaged, where, and the bytes (`restore-detects-damage`).
+    public var damages: [DamageRecord] = []
+    /// The writers' commit latency during each backup and restore (`CommitStalls`), from their histories.
+    public var stalls: [StepStall] = []
     /// What each step measured, for `expect_metrics:`.
     public var stepMetrics = StepMetrics()
     /// The backup area's size while a sidecar ran (nil: not sampled).

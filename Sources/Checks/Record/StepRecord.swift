@@ -88,10 +88,13 @@ public struct RestoreMeasurement: Sendable, Codable {
     /// `at_time`: the moment (run clock) it restored to.
     public var atTime: Double?
     /// The restored store compared with the backup it was given (`StoreComparison`), for a finished restore
-    /// without `at_time`.
+    /// without `at_time`; with the backup as it was before a `damage` entry damaged it.
     public var comparison: Measured<CheckReport>?
     /// The same after a crash that came right after it reported success.
     public var afterCrash: RestoreAfterCrash?
+    /// When a `damage` entry damaged the backup it was given: the restored store compared with that backup as it
+    /// was before the damage (`restore-detects-damage`; `comparison` is then the same).
+    public var undamagedComparison: Measured<CheckReport>?
     /// The app's first open of the restored store, with its model (on a recovered private copy).
     public var open: Measured<OpenedStore>?
     /// The processes that kept their connections across it, and which file each holds.

@@ -152,6 +152,7 @@ extension ScenarioRunner {
                                            : OutputExcerpt.headAndTail(output, limit: 1600) + "\n(full output: logs/\(name).log in the run directory)"))
         if let peak = outcome?.details["peakRSSKiB"] { summary.details["peakRSSKiB"] = peak }
         summary.details["walBytesAtStart"] = String(walAtStart)
+        if let backupSource { summary.details["restoredFrom"] = backupSource.name }
         summary.details["walBytesAtEnd"] = String(Self.walBytes(live))
         let environmentFailure = interrupted ? nil : Self.environmentFailure(ofStepOutput: output)
         if let environmentFailure { summary.details["environmentError"] = environmentFailure }
@@ -178,7 +179,14 @@ extension ScenarioRunner {
                 // Restored to a moment, not to the backup: held to the writers' histories as they stood then.
                 restore.atTime = at
             } else if let backupSource {
-                restore.comparison = Measure.comparison(live, against: backupSource.store)
+                // A backup a `damage` entry damaged is compared as it was before the damage (DamageEvent): the
+                // backup the program made, which a tool restoring from a repository of its own gives back.
+                if let undamaged = record.damages.last(where: { $0.target == backupSource.name && $0.applied })?.undamagedCopy {
+                    restore.undamagedComparison = Measure.comparison(live, against: URL(fileURLWithPath: undamaged))
+                    restore.comparison = restore.undamagedComparison
+                } else {
+                    restore.comparison = Measure.comparison(live, against: backupSource.store)
+                }
             }
             if let deferredCrash, let backupSource {
                 try simulateCrash(deferredCrash.plan, children: children, volume: volume, live: live, reason: deferredCrash.reason)

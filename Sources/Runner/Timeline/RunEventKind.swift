@@ -44,6 +44,7 @@ struct EventContext {
 enum EventKinds {
     static let all: [any RunEventKind] = [
         CopyStepEvent(), CrashEvent(), StoreOperationEvent(), SidecarActionEvent(), WriterPauseEvent(), CloudStepEvent(), CleanupEvent(), CloudDeviceEvent(),
+        DamageEvent(),
     ]
 
     static func handler(for kind: String) -> (any RunEventKind)? {

@@ -31,6 +31,7 @@ enum ScheduleKinds {
         StoreOperationEntry(key: "vacuum"), StoreOperationEntry(key: "bulk-delete"),
         WriterPauseEntry(key: "pause-writers"), WriterPauseEntry(key: "resume-writers"),
         RelocateEntry(), SyncEntry(), CleanupEntry(), CloudAccountEntry(), CloudDeviceEntry(),
+        DamageEntry(),
     ]
 
     static func kind(_ action: Scenario.Step.Action) -> (any ScheduleEntryKind)? {
