@@ -136,7 +136,7 @@ public enum TryProgram {
     }
 
     /// The first clause of `text` (up to ". " or "; "), on one line, at most about 200 characters.
-    static func sentence(_ text: String) -> String {
+    public static func sentence(_ text: String) -> String {
         let flat = text.replacingOccurrences(of: "\n", with: " ")
         let end = [flat.range(of: ". ")?.lowerBound, flat.range(of: "; ")?.lowerBound].compactMap { $0 }.min() ?? flat.endIndex
         let first = String(flat[..<end])
