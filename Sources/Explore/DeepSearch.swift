@@ -28,6 +28,12 @@ public struct DeepSearch {
         /// The program's step in the base's schedule.
         public var step: Int
         public var base: Scenario
+        /// The live store's files on the volume ("/Library.sqlite*"): the program's opens of them are counted,
+        /// and an interleaving target delays them.
+        public var storeGlob: String
+        /// An interleaving target: writers commit (and checkpoint in the base's mode) freely while the program's
+        /// open of a store file is held up, instead of the crash and fault walks.
+        public var interleaving = false
     }
 
     /// One walk of the plan: over which of the program's calls, with what at the Nth, and how many Ns there are.
@@ -36,6 +42,7 @@ public struct DeepSearch {
         public var ops: [String]
         public var action: String
         public var count: Int
+        public var path = "*"
         /// "backup: crash keep-none after fsync,fsyncdir,rename,unlink".
         public var label: String { "\(program): \(action) " + (ops.isEmpty ? "after it reported success" : "at " + ops.joined(separator: ",")) }
         /// The walk's folder name: "backup-crash-keep-none-fsync-fsyncdir-rename-unlink".
@@ -72,20 +79,20 @@ public struct DeepSearch {
     }
 
     /// The kinds of call the probe counts, and the walks made of them: crash right after each persistence point
-    /// (fsync, directory fsync, rename, unlink) in each crash mode; EIO at each write, fsync, rename and close
-    /// (`flush`, the call close(2) makes); an fsync that fails and drops the file's unsynced data (Linux's
-    /// behaviour after a failed writeback: `fsync-fail-clean`, docs/faultfs.md), so a program that ignores the error
+    /// (fsync, directory fsync, rename, unlink) in each crash mode; EIO at each write (or `copy_file_range`, what
+    /// cp uses), fsync and rename (not at close: FaultFS's flush and release consult no rule); an fsync that fails
+    /// and drops the file's unsynced data (Linux's behaviour after a failed writeback: `fsync-fail-clean`, docs/faultfs.md), so a program that ignores the error
     /// and reports success leaves a backup that differs; ENOSPC and a short write at each write. The cheap, short walks come
     /// first, so a budget cuts the long write walks, not the persistence points.
-    public static let probedOps = ["write", "fsync", "fsyncdir", "rename", "unlink", "flush"]
+    public static let probedOps = ["write", "copy_file_range", "fsync", "fsyncdir", "rename", "unlink", "open"]
     static let walkShapes: [(ops: [String], action: String)] = [
         (["fsync", "fsyncdir", "rename", "unlink"], "crash keep-none"),
         (["fsync", "fsyncdir", "rename", "unlink"], "crash reorder"),
         (["fsync", "fsyncdir", "rename"], "crash torn"),
-        (["fsync", "fsyncdir", "rename", "flush"], "errno EIO"),
+        (["fsync", "fsyncdir", "rename"], "errno EIO"),
         (["fsync"], "fsync-fail-clean"),
-        (["write"], "errno EIO"),
-        (["write"], "errno ENOSPC"),
+        (["write", "copy_file_range"], "errno EIO"),
+        (["write", "copy_file_range"], "errno ENOSPC"),
         (["write"], "short-write 1"),
     ]
 
@@ -120,13 +127,27 @@ public struct DeepSearch {
             base.name += "-backup"
             base.description = "`lifeboat try --deep` of the backup \(backup.command ?? "")"
             base.schedule = [backup, second] + (restore.map { [$0] } ?? [])
-            targets.append(Target(program: "backup", actor: "backup-1", step: 1, base: base))
+            let glob = "/" + (situation.store.from.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "Library.sqlite") + "*"
+            targets.append(Target(program: "backup", actor: "backup-1", step: 1, base: base, storeGlob: glob))
+            // The interleavings: the free scheduler, two unthrottled writers committing through the second backup.
+            for mode in Self.interleavingModes {
+                var interleaved = common
+                interleaved.name += "-backup-checkpoint-\(mode)"
+                interleaved.description = "`lifeboat try --deep` of the backup \(backup.command ?? "") under commits and \(mode) checkpoints"
+                interleaved.scheduler = "free"
+                interleaved.writers.count = 2
+                interleaved.writers.transactions = 150
+                interleaved.writers.checkpoint = mode
+                interleaved.schedule = [backup, second]
+                targets.append(Target(program: "backup+checkpoint-\(mode)", actor: "backup-1", step: 1, base: interleaved,
+                                      storeGlob: glob, interleaving: true))
+            }
             if let restore {
                 var base = common
                 base.name += "-restore"
                 base.description = "`lifeboat try --deep` of the restore \(restore.command ?? "")"
                 base.schedule = [backup, restore]
-                targets.append(Target(program: "restore", actor: "restore-1", step: 1, base: base))
+                targets.append(Target(program: "restore", actor: "restore-1", step: 1, base: base, storeGlob: glob))
             }
         }
         self.file = file
@@ -142,6 +163,8 @@ public struct DeepSearch {
         for op in Self.probedOps {
             var rule = Scenario.Rule()
             rule.ops = [op]
+            // Opens are counted on the live store's files only: those are the reads an interleaving delays.
+            if op == "open" { rule.path = target.storeGlob }
             rule.action = "delay 0"
             rule.actor = target.actor
             scenario.faults.rules.append(rule)
@@ -158,14 +181,25 @@ public struct DeepSearch {
 
     /// The walks for the counted calls (those with no N to try left out), then a crash right after the program
     /// reports success in each mode (one run each).
-    static func plan(_ program: String, calls: [String: Int]) -> [Walk] {
-        walkShapes.compactMap { shape -> Walk? in
+    public static func plan(_ program: String, calls: [String: Int], interleaving: String? = nil) -> [Walk] {
+        if let glob = interleaving {
+            let count = calls["open"] ?? 0
+            return count == 0 ? [] : [Walk(program: program, ops: ["open"], action: "delay \(interleavingDelay)", count: count, path: glob)]
+        }
+        return walkShapes.compactMap { shape -> Walk? in
             let count = shape.ops.reduce(0) { $0 + (calls[$1] ?? 0) }
             return count == 0 ? nil : Walk(program: program, ops: shape.ops, action: shape.action, count: count)
         } + crashModes.map { Walk(program: program, ops: [], action: "crash \($0)", count: 1) }
     }
 
     static let crashModes = ["keep-none", "reorder", "torn"]
+    /// How long (ms) the program's open of a store file is held up while the writers commit and checkpoint: tens
+    /// of unthrottled commits on FaultFS, so a copy that takes the database and then its -wal with no lock copies
+    /// two files from different moments.
+    static let interleavingDelay = 400
+    /// The writers' checkpoint modes the interleavings run under: none (commits pile up in the -wal), frequent
+    /// (PASSIVE checkpoints rewrite the main file), truncate (the -wal is reset to zero bytes).
+    static let interleavingModes = ["none", "frequent", "truncate"]
 
     /// Runs every target's probe and walks until the plan is done, `deadline` passes or an interruption;
     /// `planned` gets the plan's size once every probe ran, `progress` a line per run. Writes `deep.json` and
@@ -182,9 +216,12 @@ public struct DeepSearch {
                 summary.incomplete = "the probe run could not start the \(target.program) program: \(environment)"
                 return try finish(summary, started: started)
             }
-            summary.walks += Self.plan(target.program, calls: calls)
+            summary.walks += Self.plan(target.program, calls: calls, interleaving: target.interleaving ? target.storeGlob : nil)
             progress("probe: \(target.program) made " + Self.probedOps.map { "\(calls[$0] ?? 0) \($0)" }.joined(separator: ", "))
         }
+        // The short walks first, whichever program they search (the persistence points, the interleavings, the
+        // crash after success), so a budget cuts the long walks over every write, not them.
+        summary.walks = summary.walks.enumerated().sorted { ($0.element.count, $0.offset) < ($1.element.count, $1.offset) }.map(\.element)
         summary.total = summary.walks.reduce(0) { $0 + $1.count }
         planned(summary.total)
         for walk in summary.walks {
@@ -205,8 +242,9 @@ public struct DeepSearch {
                 continue
             }
             let crash = walk.action.hasPrefix("crash")
-            let config = FaultWalk.Config(scenarioFile: file, ops: walk.ops, path: "*", action: walk.action, max: walk.count,
-                                          stopAtFailure: true, actor: target.actor, excused: crash ? nil : ["backup-completes"])
+            let config = FaultWalk.Config(scenarioFile: file, ops: walk.ops, path: walk.path, action: walk.action, max: walk.count,
+                                          stopAtFailure: true, actor: target.actor,
+                                          excused: crash || target.interleaving ? nil : ["backup-completes"])
             let label = walk.label
             let state = try FaultWalk(base: target.base, config: config, directory: folder, settings: settings,
                                       progress: { line in progress("\(label) \(line)") }, deadline: deadline).run()

@@ -36,6 +36,25 @@ import Testing
         #expect((calls["backup"]?["rename"] ?? 0) >= 1, "the probe counted the program's rename")
     }
 
+    /// REAL-BUGS.md B2: the database, then its -wal, copied with no lock. The deep search holds up the script's
+    /// open of the -wal while the writers commit and checkpoint, so the two copies come from different moments on
+    /// every seed (seed 1 here; seeds 1-3 in docs/performance.md), and the repro records the interleaving (the
+    /// delay rule at that open).
+    @Test func aCopyOfTheDatabaseThenItsWalWithNoLockIsCaughtByAnInterleaving() async throws {
+        let scratch = try Scratch("deep-b2")
+        let reports = scratch.path("reports")
+        let script = Self.fixtures.appendingPathComponent("backup-db-then-wal-no-lock.sh").path
+        let code = await LifeboatMain.run(["try", "--deep", "--budget", "150s", "--backup", "sh \(script)",
+                                           "--reports", reports.path, "--scratch", scratch.path("scratch").path])
+        #expect(code == 1)
+        let findings = try #require(try Self.summary(reports)["findings"] as? [[String: Any]])
+        let interleaved = findings.filter { ($0["walk"] as? String)?.contains("+checkpoint-") == true }
+        #expect(!interleaved.isEmpty, "\(findings)")
+        #expect(interleaved.contains { ($0["operation"] as? String)?.contains("-wal") == true }, "held up at its open of the -wal: \(interleaved)")
+        let repro = try #require(interleaved.first?["repro"] as? String)
+        #expect(try String(contentsOfFile: repro, encoding: .utf8).contains("delay 400"), "the repro carries the interleaving")
+    }
+
     @Test func badInputExitsTwo() async throws {
         let scratch = try Scratch("deep-bad")
         let reports = scratch.path("reports").path
