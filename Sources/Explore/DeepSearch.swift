@@ -273,6 +273,9 @@ public struct DeepSearch {
     /// in `folder` when an invariant is violated.
     func crashAfterSuccess(_ target: Target, mode: String, folder: URL) throws -> FaultWalk.Row {
         var scenario = target.base
+        // Under `turns` a crash during a step comes after a seeded number of writer turns, not when the step ends;
+        // the free scheduler waits out the delay, so the crash comes the moment the program reports success.
+        scenario.scheduler = "free"
         var crash = Scenario.Crash()
         crash.duringStep = target.step
         crash.delay = 600

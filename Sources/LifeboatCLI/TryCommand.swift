@@ -22,7 +22,8 @@ struct TryCommand: ParsableCommand {
             script), checked before anything runs, 3 a situation not exercised on your --store (no attachments), or \
             a --deep search the --budget cut short. --deep searches the program's own calls instead of the \
             situations: a crash right after each of its fsyncs, renames and unlinks in each crash mode, EIO, ENOSPC, \
-            a short write and a failing fsync at each of its calls, a crash the moment it reports success; a \
+            a short write and a failing fsync at each of its calls, a crash the moment it reports success, and its \
+            opens of the store's files held up while the app commits and checkpoints (each checkpoint mode); a \
             finding per kind of fault, at its first failing call, with a repro (docs/tutorial.md).
             """)
 

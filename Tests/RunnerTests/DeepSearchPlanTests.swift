@@ -24,7 +24,7 @@ import Testing
 
     @Test func aProgramThatWritesNothingHasOnlyTheCrashAfterSuccess() {
         let walks = DeepSearch.plan("restore", calls: [:])
-        #expect(walks.map(\.ops).allSatisfy(\.isEmpty))
+        #expect(walks.allSatisfy { $0.ops.isEmpty })
         #expect(walks.count == 3)
     }
 }
