@@ -46,8 +46,9 @@ extension TryCommand {
         var found = false
         var incomplete: String?
         for (seed, summary, folder) in summaries {
-            let calls = summary.calls.sorted { $0.key < $1.key }.map { program, counts in
-                "\(program) " + DeepSearch.probedOps.map { "\(counts[$0] ?? 0) \($0)" }.joined(separator: ", ")
+            // The programs' own counts (the interleaving runs count the same program again, under writers).
+            let calls = summary.calls.filter { !$0.key.contains("+") }.sorted { $0.key < $1.key }.map { program, counts in
+                "\(program) " + DeepSearch.probedOps.filter { (counts[$0] ?? 0) > 0 }.map { "\(counts[$0] ?? 0) \($0)" }.joined(separator: ", ")
             }.joined(separator: "; ")
             print("seed \(seed): \(DeepSearch.coverage(summary)), \(summary.runs) runs in \(Progress.clock(summary.seconds)) (\(calls))")
             for finding in summary.findings {
@@ -62,6 +63,7 @@ extension TryCommand {
             print("  page: \(folder.path)/deep.md")
         }
         if summaries.count < seeds.count { print("seeds not searched: \(seeds.dropFirst(summaries.count).map(String.init).joined(separator: ", "))") }
+        fflush(nil)
         if found { throw ExitCode(1) }
         if let incomplete { throw CLIFailure(code: 3, message: "incomplete (\(incomplete)); that is no pass") }
     }
