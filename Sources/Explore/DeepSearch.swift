@@ -8,8 +8,8 @@ import Scenario
 /// `turns` scheduler (one writer commits one transaction at a time; a command runs between turns, so the
 /// program's calls come in the same order in every run and N names the same call each time):
 /// - the backup: a first backup after 10 commits, the second (the one searched) after 20, on the volume
-///   (`backups_on_volume`), then the restore if there is one; the first backup is the previous good one, which
-///   `backup-durable` holds to whatever happens to the second;
+///   (`backups_on_volume`); the first backup is the previous good one, which `backup-durable` holds to whatever
+///   happens to the second;
 /// - the restore: a backup after 10 commits, the restore (searched) once the writer's 30 are done, so the store it
 ///   replaces differs from the backup.
 /// A probe run counts the program's own calls of each kind (a `delay 0` rule per kind, scoped to the program's
@@ -126,7 +126,8 @@ public struct DeepSearch {
             var base = common
             base.name += "-backup"
             base.description = "`lifeboat try --deep` of the backup \(backup.command ?? "")"
-            base.schedule = [backup, second] + (restore.map { [$0] } ?? [])
+            // No restore here: the backup's own checks judge it, and the restore has a base of its own.
+            base.schedule = [backup, second]
             let glob = "/" + (situation.store.from.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "Library.sqlite") + "*"
             targets.append(Target(program: "backup", actor: "backup-1", step: 1, base: base, storeGlob: glob))
             // The interleavings: the free scheduler, two unthrottled writers committing through one backup.
