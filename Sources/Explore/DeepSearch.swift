@@ -114,7 +114,9 @@ public struct DeepSearch {
         common.scheduler = "turns"
         common.writers.count = 1
         common.writers.transactions = 30
-        common.writers.rate = 0
+        // Paced (1.5 s for the 30), so that under the free scheduler (the crash after success) the writer is still
+        // committing after the first backup and the store a restore replaces differs from the backup it is given.
+        common.writers.rate = 20
         common.writers.blobFraction = 0
         common.writers.checkpoint = "none"
         var targets: [Target] = []
@@ -138,6 +140,7 @@ public struct DeepSearch {
                 interleaved.scheduler = "free"
                 interleaved.writers.count = 2
                 interleaved.writers.transactions = 150
+                interleaved.writers.rate = 0
                 interleaved.writers.checkpoint = mode
                 // One backup only: the one held up, so a finding is about that interleaving, not a race of another.
                 interleaved.schedule = [second]
