@@ -36,6 +36,11 @@ public struct CrashStateEnumerator {
         /// of an identical state (same operations, or same pages once SQLite recovered them).
         public var statesExamined = 0
         public var statesReused = 0
+        /// The reused states by reduction: built from the same sequence of operations as one already examined
+        /// (states grouped by the operations that produced them), or recovered by SQLite to the same pages
+        /// (dedup by recovered content). They sum to `statesReused`.
+        public var statesSameOperations = 0
+        public var statesSameContent = 0
         public var seconds = 0.0
         public var statesPerSecond = 0.0
         /// CPU seconds (user + system) of this process during the enumeration: the figure load on a shared
@@ -241,6 +246,7 @@ public struct CrashStateEnumerator {
             if context.reuse, let known = context.bySequence[sequence] {
                 examination = known
                 summary.statesReused += 1
+                summary.statesSameOperations += 1
             } else {
                 var clock = Date()
                 let database: URL
@@ -260,6 +266,7 @@ public struct CrashStateEnumerator {
                 if let fingerprint, let known = context.byContent[fingerprint] {
                     examination = known
                     summary.statesReused += 1
+                    summary.statesSameContent += 1
                 } else {
                     examination = context.examine(database, oracle: oracle)
                     if let fingerprint { context.byContent[fingerprint] = examination }

@@ -28,10 +28,18 @@ public struct FaultWalk {
         public var shards: Int
         /// Stop at the first N that violates an invariant (a quick "is there a failing N at all").
         public var stopAtFailure: Bool
+        /// Count only the calls of the run's children whose name matches this glob (`backup-1`): the rule's
+        /// `actor`, so N walks one program's own operations (`try --deep`); nil counts every caller.
+        public var actor: String?
+        /// Invariants whose violation is the program's right answer to the injected fault, not a finding: a
+        /// backup that reports failure when its write fails (`backup-completes`). Nil: every violation counts (and a walk saved before this key reads back as before).
+        public var excused: [String]?
 
         public init(scenarioFile: String, ops: [String], path: String, action: String, from: Int = 1, max: Int? = nil,
-                    shard: Int = 1, shards: Int = 1, stopAtFailure: Bool = false) {
+                    shard: Int = 1, shards: Int = 1, stopAtFailure: Bool = false, actor: String? = nil, excused: [String]? = nil) {
             self.stopAtFailure = stopAtFailure
+            self.actor = actor
+            self.excused = excused
             self.scenarioFile = scenarioFile
             self.ops = ops
             self.path = path
@@ -94,11 +102,14 @@ public struct FaultWalk {
     let directory: URL
     let settings: ScenarioRunner.Settings
     let progress: (@Sendable (String) -> Void)?
+    /// No N starts after this moment (`try --deep --budget`): the walk stops with `finished` nil, resumable.
+    let deadline: Date?
 
     /// - Parameters: `directory` the walk's directory (reports/<walk-id>); a directory holding a state file for
     ///   the same configuration is resumed.
     public init(base: Scenario, config: Config, directory: URL, settings: ScenarioRunner.Settings,
-                progress: (@Sendable (String) -> Void)? = nil) {
+                progress: (@Sendable (String) -> Void)? = nil, deadline: Date? = nil) {
+        self.deadline = deadline
         var base = base
         // The walk judges every invariant itself, whatever the drill expected.
         base.expect = .pass
@@ -137,6 +148,7 @@ public struct FaultWalk {
         rule.path = config.path
         rule.nth = n
         rule.action = config.action
+        rule.actor = config.actor
         s.faults.rules.append(rule)
         // A crash walk crashes where N says; the scenario's own crash would come on top of it.
         if config.action.split(separator: " ").first == "crash" { s.faults.crash = nil }
@@ -165,6 +177,7 @@ public struct FaultWalk {
             }
             if done.contains(n) { continue }
             if Interruption.requested { break }
+            if let deadline, Date() >= deadline { break }
             let started = Date()
             let (row, coverage) = try runOne(n)
             if row.outcome == Self.notRun {
@@ -201,7 +214,7 @@ public struct FaultWalk {
         let (result, runDirectory) = try ScenarioRunner(scenario: scenario, file: config.scenarioFile, settings: settings).run()
         let walkRule = result.faults.last { $0.name == "rule \(scenario.faults.rules.count - 1)" }
         let fired = (walkRule?.fired ?? 0) > 0
-        let violated = result.verdicts.filter { $0.status == .violated }
+        let violated = result.verdicts.filter { $0.status == .violated && !(config.excused ?? []).contains($0.invariant) }
         let outcome = result.environmentError != nil ? Self.notRun : violated.isEmpty ? (result.errors.isEmpty ? "held" : "error") : "violated"
         var row = Row(n: n, fired: fired, hit: walkRule?.hit, outcome: outcome,
                       violated: violated.map(\.invariant), evidence: Array(violated.flatMap(\.evidence).prefix(3)),

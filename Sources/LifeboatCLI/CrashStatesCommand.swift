@@ -39,7 +39,7 @@ struct CrashStatesCommand: ParsableCommand {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         try directory.write("crash-states.json", String(decoding: try encoder.encode(summary), as: UTF8.self))
-        print("persistence points: \(summary.persistencePoints), checked: \(summary.pointsChecked) (the end of the log included); states checked: \(summary.statesChecked) (\(summary.statesExamined) examined afresh, \(summary.statesReused) identical to one examined), failed: \(summary.statesFailed); \(String(format: "%.1f s, %.1f", summary.seconds, summary.statesPerSecond)) states/s")
+        print("persistence points: \(summary.persistencePoints), checked: \(summary.pointsChecked) (the end of the log included); states checked: \(summary.statesChecked) (\(summary.statesExamined) examined afresh; skipped: \(summary.statesSameOperations) built from the same operations as one examined, \(summary.statesSameContent) recovered to the same pages), failed: \(summary.statesFailed); \(String(format: "%.1f s, %.1f", summary.seconds, summary.statesPerSecond)) states/s")
         print(String(format: "time: %.1f s building states, %.1f s fingerprinting, %.1f s examining; %.1f CPU s (%.1f states per CPU second)",
                      summary.secondsBuilding, summary.secondsFingerprinting, summary.secondsExamining, summary.cpuSeconds,
                      Double(summary.statesChecked) / max(summary.cpuSeconds, 0.001)))

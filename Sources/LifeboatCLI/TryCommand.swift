@@ -1,4 +1,5 @@
 import ArgumentParser
+import Explore
 import Foundation
 import Runner
 import Scenario
@@ -18,7 +19,12 @@ struct TryCommand: ParsableCommand {
             with /bin/sh -c from the current directory; a script the command line names (sh my-backup.sh) is named by \
             its absolute path in runs and repros, and copied into a --save folder, so both run from any folder. Exit 0 every situation held, 1 a \
             finding, 2 bad input or a program that could not start (not installed, not executable, a missing \
-            script), checked before anything runs, 3 a situation not exercised on your --store (no attachments).
+            script), checked before anything runs, 3 a situation not exercised on your --store (no attachments), or \
+            a --deep search the --budget cut short. --deep searches the program's own calls instead of the \
+            situations: a crash right after each of its fsyncs, renames and unlinks in each crash mode, EIO, ENOSPC, \
+            a short write and a failing fsync at each of its calls, a crash the moment it reports success, and its \
+            opens of the store's files held up while the app commits and checkpoints (each checkpoint mode); a \
+            finding per kind of fault, at its first failing call, with a repro (docs/tutorial.md).
             """)
 
     @Option(help: ArgumentHelp("Your backup command line (shell).", valueName: "command")) var backup: String
@@ -31,12 +37,22 @@ struct TryCommand: ParsableCommand {
                                 valueName: "dir")) var save: String?
     @Option(help: ArgumentHelp("Only these situations (comma-separated, run in the standard order), e.g. live-wal,crash-after-backup.", valueName: "names"))
     var situations: String?
+    @Flag(help: "Search the program's own operations (a crash after each persistence point in each crash mode; EIO, ENOSPC, a short write at each call) instead of the situations; exit 3 when --budget cut it.")
+    var deep = false
+    @Option(help: ArgumentHelp("With --deep: stop starting runs after this long (10m, 90s) and say how much was covered.", valueName: "duration"))
+    var budget: String?
     @Option(help: "Where reports go (reports/try-<id>/).") var reports: String = "reports"
     @Option(help: "Scratch directory for stores.") var scratch: String?
 
     func validate() throws {
         if backup.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--backup needs a command line") }
         if let restore, restore.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--restore needs a command line") }
+        if let budget {
+            guard deep else { throw ValidationError("--budget goes with --deep") }
+            guard DurationText.seconds(budget) != nil else { throw ValidationError("--budget must be a duration (10m, 90s, 1h30m), not '\(budget)'") }
+        }
+        if deep, situations != nil { throw ValidationError("--deep searches its own situation; leave out --situations") }
+        if deep, save != nil { throw ValidationError("--deep writes a repro per finding; --save goes with the situations") }
     }
 
     func run() throws {
@@ -58,6 +74,9 @@ struct TryCommand: ParsableCommand {
         if let reason = TryProgram.preflight(program, workingDirectory: workingDirectory) { throw CLIFailure.badInput("not run: \(reason)") }
         Interruption.install()
         let directory = try RunDirectory.create(root: URL(cliPath: reports), prefix: "try-")
+        if deep {
+            return try runDeep(program: program, seeds: seedList, directory: directory, workingDirectory: workingDirectory)
+        }
         let only = situations.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
         let (recipe, tools, skipped): (ToolMatrix.Recipe, URL, [TryProgram.Skipped])
         let notExercised: [String: String]

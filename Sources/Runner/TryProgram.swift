@@ -204,7 +204,7 @@ public enum TryProgram {
     static func seedCount(_ count: Int, of seeds: Int) -> String { " (\(count)/\(seeds) seed\(seeds == 1 ? "" : "s"))" }
 
     /// The first clause of `text` (up to ". " or "; "), on one line.
-    static func sentence(_ text: String) -> String {
+    public static func sentence(_ text: String) -> String {
         let flat = FindingText.oneLine(text)
         let end = [flat.range(of: ". ")?.lowerBound, flat.range(of: "; ")?.lowerBound].compactMap { $0 }.min() ?? flat.endIndex
         return String(flat[..<end])

@@ -61,6 +61,9 @@ import Testing
         #expect(freshSummary.statesExamined == freshSummary.statesChecked)
         #expect(fastSummary.statesExamined + fastSummary.statesReused == fastSummary.statesChecked)
         #expect(fastSummary.statesReused > 0, "identical states were recognised")
+        #expect(fastSummary.statesSameOperations + fastSummary.statesSameContent == fastSummary.statesReused,
+                "every reused state is counted under the one reduction that skipped it")
+        #expect(freshSummary.statesSameOperations == 0 && freshSummary.statesSameContent == 0)
         #expect(fastSummary.statesFailed == freshSummary.statesFailed)
         #expect(freshSummary.statesFailed > 0, "the comparison covers failing states too")
         #expect(fastSummary.statesFailed < fastSummary.statesChecked, "and passing ones")

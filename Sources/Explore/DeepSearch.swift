@@ -1,0 +1,347 @@
+import Foundation
+import Reporting
+import Runner
+import Scenario
+
+/// `lifeboat try --deep`: searches a user's backup (and restore) program over its own operations with the fault
+/// walk (`FaultWalk`), instead of one crash moment per situation. Each program gets a base on FaultFS under the
+/// `turns` scheduler (one writer commits one transaction at a time; a command runs between turns, so the
+/// program's calls come in the same order in every run and N names the same call each time):
+/// - the backup: a first backup after 10 commits, the second (the one searched) after 20, on the volume
+///   (`backups_on_volume`); the first backup is the previous good one, which `backup-durable` holds to whatever
+///   happens to the second;
+/// - the restore: a backup after 10 commits, the restore (searched) once the writer's 30 are done, so the store it
+///   replaces differs from the backup.
+/// A probe run counts the program's own calls of each kind (a `delay 0` rule per kind, scoped to the program's
+/// child with `actor`, fires on every such call), which sizes each walk; then every walk arms one more rule at the
+/// program's Nth call: a crash right after it in each crash mode (the states the crash model allows there:
+/// nothing pending kept, pending operations reordered, the last write torn), EIO, ENOSPC, a short write, an fsync
+/// that drops the file's data. Last, a crash right after the program reports success, in each mode. The existing
+/// invariants judge each run (a program that reports failure when its call fails is right: `backup-completes` is
+/// excused in the fault walks); each walk stops at its first failing N (the walk goes in order, so that is the
+/// first failing point of that operation), whose repro `lifeboat replay` replays.
+public struct DeepSearch {
+    /// One program searched: `backup` or `restore`, its base scenario, and the child whose calls count.
+    public struct Target: Sendable {
+        public var program: String
+        public var actor: String
+        /// The program's step in the base's schedule.
+        public var step: Int
+        public var base: Scenario
+        /// The live store's files on the volume ("/Library.sqlite*"): the program's opens of them are counted,
+        /// and an interleaving target delays them.
+        public var storeGlob: String
+        /// An interleaving target: writers commit (and checkpoint in the base's mode) freely while the program's
+        /// open of a store file is held up, instead of the crash and fault walks.
+        public var interleaving = false
+    }
+
+    /// One walk of the plan: over which of the program's calls, with what at the Nth, and how many Ns there are.
+    public struct Walk: Sendable, Codable, Equatable {
+        public var program: String
+        public var ops: [String]
+        public var action: String
+        public var count: Int
+        public var path = "*"
+        /// "backup: crash keep-none after fsync,fsyncdir,rename,unlink".
+        public var label: String { "\(program): \(action) " + (ops.isEmpty ? "after it reported success" : "at " + ops.joined(separator: ",")) }
+        /// The walk's folder name: "backup-crash-keep-none-fsync-fsyncdir-rename-unlink".
+        public var folder: String {
+            ([program] + action.split(separator: " ").map(String.init) + (ops.isEmpty ? ["after-success"] : ops)).joined(separator: "-")
+        }
+    }
+
+    /// A walk's first failing N: the program's call, what went wrong, and the scenario that replays it.
+    public struct Finding: Sendable, Codable, Equatable {
+        public var walk: String
+        public var n: Int
+        /// The program's interrupted call ("rename /backups/.../Library.sqlite.tmp by backup-1 (python3)").
+        public var operation: String
+        public var violated: [String]
+        public var evidence: [String]
+        public var cause: String?
+        public var repro: String?
+    }
+
+    public struct Summary: Sendable, Codable {
+        public var schema = "lifeboat.deep/1"
+        /// The program's own calls of each kind, from the probe run, per program.
+        public var calls: [String: [String: Int]] = [:]
+        public var walks: [Walk] = []
+        public var findings: [Finding] = []
+        /// Ns run and Ns planned (the sum of every walk's count).
+        public var covered = 0
+        public var total = 0
+        public var runs = 0
+        public var seconds = 0.0
+        /// Why the search stopped short (the budget, an interruption, a run that could not start); nil when complete.
+        public var incomplete: String?
+    }
+
+    /// The kinds of call the probe counts, and the walks made of them: crash right after each persistence point
+    /// (fsync, directory fsync, rename, unlink) in each crash mode; EIO at each write (or `copy_file_range`, what
+    /// cp uses), fsync and rename (not at close: FaultFS's flush and release consult no rule); an fsync that fails
+    /// and drops the file's unsynced data (Linux's behaviour after a failed writeback: `fsync-fail-clean`, docs/faultfs.md), so a program that ignores the error
+    /// and reports success leaves a backup that differs; ENOSPC and a short write at each write. The cheap, short walks come
+    /// first, so a budget cuts the long write walks, not the persistence points.
+    public static let probedOps = ["write", "copy_file_range", "fsync", "fsyncdir", "rename", "unlink", "open"]
+    static let walkShapes: [(ops: [String], action: String)] = [
+        (["fsync", "fsyncdir", "rename", "unlink"], "crash keep-none"),
+        (["fsync", "fsyncdir", "rename", "unlink"], "crash reorder"),
+        (["fsync", "fsyncdir", "rename"], "crash torn"),
+        (["fsync", "fsyncdir", "rename"], "errno EIO"),
+        (["fsync"], "fsync-fail-clean"),
+        (["write", "copy_file_range"], "errno EIO"),
+        (["write", "copy_file_range"], "errno ENOSPC"),
+        (["write"], "short-write 1"),
+    ]
+
+    let file: String
+    let directory: URL
+    let settings: ScenarioRunner.Settings
+    let targets: [Target]
+
+    /// - Parameters: `situation` the try recipe's idle situation (the program's command lines in its steps);
+    ///   `directory` where the probe, the walks, their repros and `deep.json`/`deep.md` go.
+    public init(situation: Scenario, file: String, directory: URL, settings: ScenarioRunner.Settings) {
+        var common = situation
+        common.name = situation.name.replacingOccurrences(of: "-idle", with: "") + "-deep"
+        common.expect = .pass
+        common.faults.mount = true
+        common.faults.backupsOnVolume = true
+        common.faults.crash = nil
+        common.faults.rules = []
+        common.scheduler = "turns"
+        common.writers.count = 1
+        common.writers.transactions = 30
+        // Paced (1.5 s for the 30), so that under the free scheduler (the crash after success) the writer is still
+        // committing after the first backup and the store a restore replaces differs from the backup it is given.
+        common.writers.rate = 20
+        common.writers.blobFraction = 0
+        common.writers.checkpoint = "none"
+        var targets: [Target] = []
+        if var backup = situation.schedule.first(where: { $0.action == .backup }) {
+            let restore = situation.schedule.first { $0.action == .restore }
+            backup.afterCommits = 10
+            var second = backup
+            second.afterCommits = 20
+            var base = common
+            base.name += "-backup"
+            base.description = "`lifeboat try --deep` of the backup \(backup.command ?? "")"
+            // No restore here: the backup's own checks judge it, and the restore has a base of its own.
+            base.schedule = [backup, second]
+            let glob = "/" + (situation.store.from.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "Library.sqlite") + "*"
+            targets.append(Target(program: "backup", actor: "backup-1", step: 1, base: base, storeGlob: glob))
+            // The interleavings: the free scheduler, two unthrottled writers committing through one backup.
+            for mode in Self.interleavingModes {
+                var interleaved = common
+                interleaved.name += "-backup-checkpoint-\(mode)"
+                interleaved.description = "`lifeboat try --deep` of the backup \(backup.command ?? "") under commits and \(mode) checkpoints"
+                interleaved.scheduler = "free"
+                interleaved.writers.count = 2
+                interleaved.writers.transactions = 150
+                interleaved.writers.rate = 0
+                interleaved.writers.checkpoint = mode
+                // One backup only: the one held up, so a finding is about that interleaving, not a race of another.
+                interleaved.schedule = [second]
+                targets.append(Target(program: "backup+checkpoint-\(mode)", actor: "backup-0", step: 0, base: interleaved,
+                                      storeGlob: glob, interleaving: true))
+            }
+            if let restore {
+                var base = common
+                base.name += "-restore"
+                base.description = "`lifeboat try --deep` of the restore \(restore.command ?? "")"
+                base.schedule = [backup, restore]
+                targets.append(Target(program: "restore", actor: "restore-1", step: 1, base: base, storeGlob: glob))
+            }
+        }
+        self.file = file
+        self.directory = directory
+        self.settings = settings
+        self.targets = targets
+    }
+
+    /// The probe: the target's base with one `delay 0` rule per kind of call, scoped to the program; returns the run
+    /// and how many calls of each kind the program made.
+    func probe(_ target: Target) throws -> (RunResult, [String: Int]) {
+        var scenario = target.base
+        for op in Self.probedOps {
+            var rule = Scenario.Rule()
+            rule.ops = [op]
+            // Opens are counted on the live store's files only: those are the reads an interleaving delays.
+            if op == "open" { rule.path = target.storeGlob }
+            rule.action = "delay 0"
+            rule.actor = target.actor
+            scenario.faults.rules.append(rule)
+        }
+        var settings = settings
+        settings.reportsRoot = directory.appendingPathComponent("probe-\(target.program)")
+        let (result, _) = try ScenarioRunner(scenario: scenario, file: file, settings: settings).run()
+        var calls: [String: Int] = [:]
+        for (index, op) in Self.probedOps.enumerated() {
+            calls[op] = result.faults.first { $0.name == "rule \(index)" }?.fired ?? 0
+        }
+        return (result, calls)
+    }
+
+    /// The walks for the counted calls (those with no N to try left out), then a crash right after the program
+    /// reports success in each mode (one run each).
+    public static func plan(_ program: String, calls: [String: Int], interleaving: String? = nil) -> [Walk] {
+        if let glob = interleaving {
+            let count = calls["open"] ?? 0
+            return count == 0 ? [] : [Walk(program: program, ops: ["open"], action: "delay \(interleavingDelay)", count: count, path: glob)]
+        }
+        return walkShapes.compactMap { shape -> Walk? in
+            let count = shape.ops.reduce(0) { $0 + (calls[$1] ?? 0) }
+            return count == 0 ? nil : Walk(program: program, ops: shape.ops, action: shape.action, count: count)
+        } + crashModes.map { Walk(program: program, ops: [], action: "crash \($0)", count: 1) }
+    }
+
+    static let crashModes = ["keep-none", "reorder", "torn"]
+    /// How long (ms) the program's open of a store file is held up while the writers commit and checkpoint: tens
+    /// of unthrottled commits on FaultFS, so a copy that takes the database and then its -wal with no lock copies
+    /// two files from different moments.
+    static let interleavingDelay = 400
+    /// The writers' checkpoint modes the interleavings run under: none (commits pile up in the -wal), frequent
+    /// (PASSIVE checkpoints rewrite the main file), truncate (the -wal is reset to zero bytes).
+    static let interleavingModes = ["none", "frequent", "truncate"]
+
+    /// Runs every target's probe and walks until the plan is done, `deadline` passes or an interruption;
+    /// `planned` gets the plan's size once every probe ran, `progress` a line per run. Writes `deep.json` and
+    /// `deep.md`.
+    public func run(deadline: Date?, planned: (Int) -> Void, progress: @escaping @Sendable (String) -> Void) throws -> Summary {
+        let started = Date()
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        var summary = Summary()
+        for target in targets {
+            let (probeResult, calls) = try probe(target)
+            summary.runs += 1
+            summary.calls[target.program] = calls
+            if let environment = probeResult.environmentError {
+                summary.incomplete = "the probe run could not start the \(target.program) program: \(environment)"
+                return try finish(summary, started: started)
+            }
+            summary.walks += Self.plan(target.program, calls: calls, interleaving: target.interleaving ? target.storeGlob : nil)
+            progress("probe: \(target.program) made " + Self.probedOps.map { "\(calls[$0] ?? 0) \($0)" }.joined(separator: ", "))
+        }
+        // The short walks first, whichever program they search (the persistence points, the interleavings, the
+        // crash after success), so a budget cuts the long walks over every write, not them.
+        summary.walks = summary.walks.enumerated().sorted { ($0.element.count, $0.offset) < ($1.element.count, $1.offset) }.map(\.element)
+        summary.total = summary.walks.reduce(0) { $0 + $1.count }
+        planned(summary.total)
+        for walk in summary.walks {
+            guard let target = targets.first(where: { $0.program == walk.program }) else { continue }
+            if Interruption.requested { summary.incomplete = "interrupted"; break }
+            if let deadline, Date() >= deadline { summary.incomplete = "the budget ran out"; break }
+            let folder = directory.appendingPathComponent(walk.folder)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            if walk.ops.isEmpty {
+                let row = try crashAfterSuccess(target, mode: String(walk.action.dropFirst("crash ".count)), folder: folder)
+                summary.runs += 1
+                summary.covered += 1
+                progress("\(walk.label) -> \(row.outcome)" + (row.violated.isEmpty ? "" : " (\(row.violated.joined(separator: ", ")))"))
+                if row.outcome == "violated" {
+                    summary.findings.append(Finding(walk: walk.label, n: 1, operation: "\(target.actor) reported success",
+                                                    violated: row.violated, evidence: row.evidence, cause: row.cause, repro: row.repro))
+                }
+                continue
+            }
+            let crash = walk.action.hasPrefix("crash")
+            let config = FaultWalk.Config(scenarioFile: file, ops: walk.ops, path: walk.path, action: walk.action, max: walk.count,
+                                          stopAtFailure: true, actor: target.actor,
+                                          excused: crash || target.interleaving ? nil : ["backup-completes"])
+            let label = walk.label
+            let state = try FaultWalk(base: target.base, config: config, directory: folder, settings: settings,
+                                      progress: { line in progress("\(label) \(line)") }, deadline: deadline).run()
+            summary.runs += state.rows.count
+            // A walk stopped at its first failure covers the Ns after it too: they are that finding's neighbours,
+            // not a pass, and the next walk takes over.
+            summary.covered += state.firstFailing == nil ? min(walk.count, state.rows.count) : walk.count
+            if let row = state.firstFailing {
+                summary.findings.append(Finding(walk: label, n: row.n, operation: row.hit?.summary ?? "call \(row.n)",
+                                                violated: row.violated, evidence: row.evidence, cause: row.cause, repro: row.repro))
+            }
+            if let notRun = state.rows.first(where: { $0.outcome == FaultWalk.notRun }) {
+                summary.incomplete = "a run could not start the program: \(notRun.errors.first ?? "")"
+                break
+            }
+            if state.finished == nil {
+                summary.incomplete = Interruption.requested ? "interrupted" : "the budget ran out"
+                break
+            }
+        }
+        return try finish(summary, started: started)
+    }
+
+    /// One run of the target's base with the power failing the moment the program reports success (`crash:
+    /// during_step` with a delay no program reaches, so the crash comes when the step ends), in `mode`; a repro
+    /// in `folder` when an invariant is violated.
+    func crashAfterSuccess(_ target: Target, mode: String, folder: URL) throws -> FaultWalk.Row {
+        var scenario = target.base
+        // Under `turns` a crash during a step comes after a seeded number of writer turns, not when the step ends;
+        // the free scheduler waits out the delay, so the crash comes the moment the program reports success.
+        scenario.scheduler = "free"
+        var crash = Scenario.Crash()
+        crash.duringStep = target.step
+        crash.delay = 600
+        crash.mode = mode
+        scenario.faults.crash = crash
+        var settings = settings
+        settings.reportsRoot = folder.appendingPathComponent("runs")
+        settings.progress = nil
+        let started = Date()
+        let (result, runDirectory) = try ScenarioRunner(scenario: scenario, file: file, settings: settings).run()
+        let violated = result.verdicts.filter { $0.status == .violated }
+        var row = FaultWalk.Row(n: 1, fired: true, hit: nil,
+                                outcome: result.environmentError != nil ? FaultWalk.notRun : violated.isEmpty ? (result.errors.isEmpty ? "held" : "error") : "violated",
+                                violated: violated.map(\.invariant), evidence: Array(violated.flatMap(\.evidence).prefix(3)),
+                                cause: violated.compactMap(\.cause).first, errors: result.errors,
+                                seconds: Date().timeIntervalSince(started), report: runDirectory.url.path)
+        if let first = violated.first {
+            var repro = RunReports.replayable(scenario, file: file)
+            repro.expect = .violation(first.invariant)
+            repro.name = "\(target.base.name)-crash-after-success-\(mode)"
+            let reproFile = folder.appendingPathComponent("repro.yaml")
+            try Data(("# try --deep: crash (\(mode)) the moment \(target.actor) reported success -> \(first.invariant) violated\n"
+                      + "# Replay: lifeboat replay \(reproFile.path)\n" + ScenarioYAML.render(repro)).utf8).write(to: reproFile, options: .atomic)
+            row.repro = reproFile.path
+        }
+        return row
+    }
+
+    private func finish(_ summary: Summary, started: Date) throws -> Summary {
+        var summary = summary
+        summary.seconds = Date().timeIntervalSince(started)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try encoder.encode(summary).write(to: directory.appendingPathComponent("deep.json"), options: .atomic)
+        try Data(Self.markdown(summary).utf8).write(to: directory.appendingPathComponent("deep.md"), options: .atomic)
+        return summary
+    }
+
+    /// "covered 40 of 212 points (19%)".
+    public static func coverage(_ summary: Summary) -> String {
+        let percent = summary.total == 0 ? 100 : summary.covered * 100 / summary.total
+        return "covered \(summary.covered) of \(summary.total) points (\(percent)%)"
+    }
+
+    /// The page: what the program did, the walks, every finding with its call, cause and repro.
+    static func markdown(_ summary: Summary) -> String {
+        var lines = ["# `lifeboat try --deep`", ""]
+        for (program, calls) in summary.calls.sorted(by: { $0.key < $1.key }) {
+            lines.append("- \(program) made " + probedOps.map { "\(calls[$0] ?? 0) \($0)" }.joined(separator: ", "))
+        }
+        lines += ["", coverage(summary) + " in \(summary.runs) runs, \(String(format: "%.0f", summary.seconds)) s"
+                  + (summary.incomplete.map { "; incomplete: \($0)" } ?? ""), "",
+                  "| walk | points |", "|---|---|"]
+        for walk in summary.walks { lines.append("| \(walk.label) | \(walk.count) |") }
+        lines += ["", summary.findings.isEmpty ? "No finding." : "## Findings", ""]
+        for finding in summary.findings {
+            lines.append("- **\(finding.violated.joined(separator: ", "))** at \(finding.walk), N=\(finding.n): \(finding.operation)")
+            for line in finding.evidence { lines.append("  - \(line)") }
+            if let cause = finding.cause { lines.append("  - cause: \(cause)") }
+            if let repro = finding.repro { lines.append("  - replay: `lifeboat replay \(repro)`") }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,70 @@
+import ArgumentParser
+import Explore
+import Foundation
+import Runner
+import Scenario
+
+extension TryCommand {
+    /// `try --deep`: the deep search (`DeepSearch`) once per seed, in `directory/deep-seed<N>/`, with one progress
+    /// line for the whole plan; one line per finding (the program's call, the invariant, the cause, the repro).
+    /// Exit 1 on a finding, 3 when the budget (or an interruption) cut the search with none, 0 otherwise.
+    func runDeep(program: TryProgram.Program, seeds: [UInt64], directory: RunDirectory, workingDirectory: URL) throws {
+        let recipe: ToolMatrix.Recipe
+        do {
+            recipe = try TryProgram.recipe(for: program, at: directory.url.appendingPathComponent("scenarios"),
+                                                   workingDirectory: workingDirectory, only: ["idle"]).recipe
+        } catch let error as ToolMatrix.MatrixError {
+            throw CLIFailure.badInput(error.description)
+        }
+        guard let situation = recipe.situations.first else { throw CLIFailure.badInput("no idle situation in this build") }
+        let deadline = budget.flatMap(DurationText.seconds).map { Date().addingTimeInterval($0) }
+        print("try \(directory.id) --deep: the program's own calls, \(seeds.count) seed(s)" + (budget.map { ", budget \($0)" } ?? ""))
+        let progress = Progress(total: nil, label: "points")
+        progress.tick()
+        var summaries: [(UInt64, DeepSearch.Summary, URL)] = []
+        var done = 0
+        for seed in seeds {
+            var scenario = situation.scenario
+            scenario.seed = seed
+            let folder = directory.url.appendingPathComponent("deep-seed\(seed)")
+            let search = DeepSearch(situation: scenario, file: situation.file.path, directory: folder,
+                                    settings: ScenarioCommandSupport.settings(reports: reports, scratch: scratch))
+            let before = done
+            let summary = try search.run(deadline: deadline, planned: { total in
+                progress.set(done: before, total: before + total * (seeds.count - summaries.count))
+            }, progress: { @Sendable line in
+                // The probes count the program's calls; every other line is one point searched.
+                if line.hasPrefix("probe:") { progress.note(line) } else { progress.step(line) }
+            })
+            done += summary.total
+            summaries.append((seed, summary, folder))
+            if summary.incomplete != nil { break }
+        }
+        progress.finish()
+        try directory.markLatest()
+        print("")
+        var found = false
+        var incomplete: String?
+        for (seed, summary, folder) in summaries {
+            // The programs' own counts (the interleaving runs count the same program again, under writers).
+            let calls = summary.calls.filter { !$0.key.contains("+") }.sorted { $0.key < $1.key }.map { program, counts in
+                "\(program) " + DeepSearch.probedOps.filter { (counts[$0] ?? 0) > 0 }.map { "\(counts[$0] ?? 0) \($0)" }.joined(separator: ", ")
+            }.joined(separator: "; ")
+            print("seed \(seed): \(DeepSearch.coverage(summary)), \(summary.runs) runs in \(Progress.clock(summary.seconds)) (\(calls))")
+            for finding in summary.findings {
+                found = true
+                print("  CAUGHT \(finding.violated.joined(separator: ", ")) at \(finding.walk), N=\(finding.n): \(finding.operation)")
+                if let evidence = finding.evidence.first { print("    \(TryProgram.sentence(evidence))") }
+                if let cause = finding.cause { print("    cause: \(TryProgram.sentence(cause))") }
+                if let repro = finding.repro { print("    repro: lifeboat replay \(repro)") }
+            }
+            if summary.findings.isEmpty, summary.incomplete == nil { print("  held at every point") }
+            if let why = summary.incomplete { incomplete = why }
+            print("  page: \(folder.path)/deep.md")
+        }
+        if summaries.count < seeds.count { print("seeds not searched: \(seeds.dropFirst(summaries.count).map(String.init).joined(separator: ", "))") }
+        fflush(nil)
+        if found { throw ExitCode(1) }
+        if let incomplete { throw CLIFailure(code: 3, message: "incomplete (\(incomplete)); that is no pass") }
+    }
+}
