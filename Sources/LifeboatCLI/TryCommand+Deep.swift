@@ -1,6 +1,8 @@
 import ArgumentParser
+import Checks
 import Explore
 import Foundation
+import Reporting
 import Runner
 import Scenario
 
@@ -53,10 +55,19 @@ extension TryCommand {
             print("seed \(seed): \(DeepSearch.coverage(summary)), \(summary.runs) runs in \(Progress.clock(summary.seconds)) (\(calls))")
             for finding in summary.findings {
                 found = true
-                print("  CAUGHT \(finding.violated.joined(separator: ", ")) at \(finding.walk), N=\(finding.n): \(finding.operation)")
-                if let evidence = finding.evidence.first { print("    \(TryProgram.sentence(evidence))") }
-                if let cause = finding.cause { print("    cause: \(TryProgram.sentence(cause))") }
-                if let repro = finding.repro { print("    repro: lifeboat replay \(repro)") }
+                // The same words as every other finding (`Finding`): what is lost and when, the evidence, the cause
+                // and the fix, wrapped at the terminal's width.
+                let invariant = finding.violated.first.flatMap(InvariantRegistry.invariant(named:))
+                let width = TerminalStyle.columns
+                func show(_ text: String, _ indent: String) {
+                    for line in FindingText.wrap(text, width: width, indent: indent, hanging: indent + "    ") { print(line) }
+                }
+                show("CAUGHT \(finding.violated.joined(separator: ", ")) at \(finding.walk), N=\(finding.n): \(finding.operation)", "  ")
+                if let consequence = invariant?.consequence { show(consequence, "    ") }
+                if let evidence = finding.evidence.first { show("e.g. " + FindingText.relativePaths(TryProgram.sentence(evidence)), "    ") }
+                if let cause = finding.cause { show("cause: \(FindingText.firstClause(cause))", "    ") }
+                if let fix = invariant?.fix { show("fix: \(fix)", "    ") }
+                if let repro = finding.repro { show("repro: lifeboat replay \(repro)", "    ") }
             }
             if summary.findings.isEmpty, summary.incomplete == nil { print("  held at every point") }
             if let why = summary.incomplete { incomplete = why }
