@@ -3,4 +3,4 @@
 # dump into `sqlite3` at the store's path.
 . "$(dirname "$0")/../_lib.sh"
 export LIFEBOAT_ARCHIVE="$(basename "$(dirname "$LIFEBOAT_BACKUP")")"
-borgmatic --config "$(dirname "$0")/config.yaml" restore --archive latest
+borgmatic --config "$(dirname "$0")/_borgmatic.yaml" restore --archive latest
