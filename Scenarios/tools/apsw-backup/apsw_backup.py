@@ -9,7 +9,9 @@ import sys
 import apsw
 
 action, source_path, destination_path = sys.argv[1:4]
-source = apsw.Connection(source_path, flags=apsw.SQLITE_OPEN_READONLY if action == "restore" else apsw.SQLITE_OPEN_READWRITE)
+# Both opened read-write, as the sqlite3 shell's .backup and .restore open them: a backup of a WAL store is itself in
+# WAL mode, and a read-only connection to it fails ("ReadOnlyError") where it has a -wal to recover but no -shm.
+source = apsw.Connection(source_path, flags=apsw.SQLITE_OPEN_READWRITE)
 destination = apsw.Connection(destination_path)
 for connection in (source, destination):
     connection.set_busy_timeout(10_000)
