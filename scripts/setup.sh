@@ -7,6 +7,8 @@ cd "$(dirname "$0")/.."
 packages=(libsqlite3-dev libfuse3-dev fuse3 sqlite3 pkg-config xfsprogs python3)
 # The real backup tools the recipes in Scenarios/tools run, unchanged (docs/real-tools.md).
 packages+=(rsync restic borgbackup python3-venv)
+# ... and the recipes added for issue 30, at Debian 12's versions (borgmatic comes from PyPI: scripts/venv.sh).
+packages+=(rclone duplicity rdiff-backup bup)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -42,7 +42,8 @@ store_name="$(basename "${LIFEBOAT_STORE:-/}")"
 
 # Runs a tool and accepts, besides 0, the exit codes its documentation names as warnings after a completed run
 # (tar 1: files changed while read; rsync 24: source files vanished during the transfer; borg 1: a warning; restic 3: a snapshot was made but some
-# source files could not be read). The harness then checks what the tool made; a real loss shows there.
+# source files could not be read; rdiff-backup 2, 8 and 10: a warning, a file warning, both). The harness then
+# checks what the tool made; a real loss shows there.
 tolerate() {
     codes="$1"
     shift

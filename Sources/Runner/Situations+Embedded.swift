@@ -168,5 +168,34 @@ schedule:
     command: sh "$LIFEBOAT_SCENARIO_DIR/restore.sh"
 time_limit: 120
 """#),
+        ("tools/_situations/restore-during-replication.yaml", #"""
+# Situation "restore-during-replication": one writer commits (SQLite's automatic checkpoints) while the restore runs
+# again and again, every 3 s, into a scratch location (each one a backup step: a replicating recipe's backup.sh,
+# or its own probe, restores what its replica holds, as Litestream's does), the way a restore drill beside a live
+# replica runs (Litestream PR 1337 found replica corruption with such a loop). Each restored copy must pass
+# integrity_check (`integrity`), be a state the history explains (`snapshot-consistent`) and hold every commit
+# acknowledged before that restore began, its target time (`wal-content-carried`): a recipe whose replication is
+# asynchronous waits in its probe until the replica has caught up with that moment. The last restore puts the
+# backup back over the store once the writer is done. No attachments.
+extends: ../../_defaults.yaml
+store: {objects: 200, blob_fraction: 0}
+writers: {count: 1, transactions: 480, rate: 40, blob_fraction: 0, checkpoint: auto}
+schedule:
+  - backup: command
+    command: sh "$LIFEBOAT_SCENARIO_DIR/backup.sh"
+    at_seconds: 2
+  - backup: command
+    command: sh "$LIFEBOAT_SCENARIO_DIR/backup.sh"
+    at_seconds: 5
+  - backup: command
+    command: sh "$LIFEBOAT_SCENARIO_DIR/backup.sh"
+    at_seconds: 8
+  - backup: command
+    command: sh "$LIFEBOAT_SCENARIO_DIR/backup.sh"
+    at_seconds: 11
+  - restore: command
+    command: sh "$LIFEBOAT_SCENARIO_DIR/restore.sh"
+time_limit: 120
+"""#),
     ]
 }

@@ -15,7 +15,7 @@ public enum ToolMatrix {
     /// The order of the table's columns (the situations themselves are the files in `DIR/_situations/`; one not
     /// named here follows, sorted).
     public static let situationOrder = ["idle", "live-wal", "attachments", "readers-snapshots", "crash-during-backup",
-                                        "crash-after-backup", "crash-after-restore", "damaged-backup"]
+                                        "crash-after-backup", "crash-after-restore", "damaged-backup", "restore-during-replication"]
 
     public struct Recipe: Sendable {
         public var tool: String

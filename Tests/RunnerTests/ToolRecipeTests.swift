@@ -13,9 +13,18 @@ import Testing
 
     /// The situation each recipe is tested in: one whose verdict held over every seed the matrix ran.
     static let tested: [String: String] = [
+        "apsw-backup": "idle",
         "borg": "live-wal",
+        "borgmatic-sqlite": "idle",
+        "bup": "idle",
         "cp-a": "live-wal",
+        "django-dbbackup": "idle",
+        "django-dbbackup-copy": "idle",
+        "django-dbbackup-dump": "idle",
+        "duplicity": "idle",
         "litestream": "live-wal",
+        "rclone": "idle",
+        "rdiff-backup": "idle",
         "restic": "idle",
         // A crash situation: rsync tolerates files that vanish while it reads (exit 24), so the backup completes
         // under attachment writers and the crash after its unsynced restore is caught on every seed.
