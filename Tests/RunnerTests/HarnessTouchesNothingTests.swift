@@ -98,7 +98,7 @@ import Testing
             #expect(text.contains("never followed by an fsync of its directory /backups/0-1"), "\(name)")
         }
         let markdown = try String(contentsOf: directory.url.appendingPathComponent("report.md"), encoding: .utf8)
-        #expect(markdown.contains("lifeboat run \(directory.url.path)/repro.yaml"), "the replay hint names the run's real folder")
+        #expect(markdown.contains("lifeboat replay \(directory.url.path)/repro.yaml"), "the replay hint names the run's real folder")
     }
 
     @Test func aFindingReplayedCountsHowOftenItCameBack() throws {
