@@ -52,6 +52,22 @@ extension ScenarioRunner {
             }
         }
 
+        /// Ends the writers once they have taken every turn: closing the FIFOs ends the loops of those still
+        /// waiting for one, and each is waited for. A step that waits for the writers (`after_writers`, a
+        /// restore's default) runs only after this, as it would after an app that quit, never while a writer's
+        /// connection is still open.
+        var writersFinished = false
+        func finishWriters() throws {
+            guard !writersFinished else { return }
+            writersFinished = true
+            for fd in fifos { close(fd) }
+            fifos.removeAll()
+            for (index, writer) in writers.enumerated() {
+                _ = try children.wait(writer, timeout: 30)
+                note("writer-\(index + 1)", .end, "exited with \(writer.status ?? 0)")
+            }
+        }
+
         var context = EventContext(live: live, scratch: scratch, volume: volume, children: children)
         while true {
             if try crashedByRule || crashIfFrozen(children: children, volume: volume, live: live) { break }
@@ -60,6 +76,7 @@ extension ScenarioRunner {
                 break
             }
             let writersLeft = writers.indices.contains { taken[$0] < scenario.writers.transactions && writers[$0].isRunning }
+            if !writersLeft, timeline.hasStepsDue(afterWriters: true) { try finishWriters() }
             try tickSidecars(children: children, writersRunning: writersLeft)
             if let event = timeline.dueStep(commits: commits, seconds: 0, writersRunning: writersLeft) {
                 let concurrentTurns = event.crash == nil ? 0 : Int(random.next() % 9)
@@ -80,13 +97,8 @@ extension ScenarioRunner {
                 }
             }
         }
-        // Writers that still wait for a turn are done: closing the FIFOs ends their loops.
-        for fd in fifos { close(fd) }
-        fifos.removeAll()
-        for (index, writer) in writers.enumerated() {
-            _ = try children.wait(writer, timeout: 30)
-            note("writer-\(index + 1)", .end, "exited with \(writer.status ?? 0)")
-        }
+        // Writers that still wait for a turn are done.
+        try finishWriters()
         try tickSidecars(children: children, writersRunning: false)
         // What is left runs between no turns, and (after a crash) against the recovered store.
         timeline.cancelCrash()
