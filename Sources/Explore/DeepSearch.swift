@@ -19,7 +19,9 @@ import Scenario
 /// that drops the file's data. Last, a crash right after the program reports success, in each mode. The existing
 /// invariants judge each run (a program that reports failure when its call fails is right: `backup-completes` is
 /// excused in the fault walks); each walk stops at its first failing N (the walk goes in order, so that is the
-/// first failing point of that operation), whose repro `lifeboat replay` replays.
+/// first failing point of that operation), whose repro `lifeboat replay` replays. The write walks are grouped:
+/// they try the first and the last write of each run of writes to one file (`DeepSearch+Groups.swift`), which the
+/// probe's op log names.
 public struct DeepSearch {
     /// One program searched: `backup` or `restore`, its base scenario, and the child whose calls count.
     public struct Target: Sendable {
@@ -43,6 +45,11 @@ public struct DeepSearch {
         public var action: String
         public var count: Int
         public var path = "*"
+        /// The Ns tried when the walk is grouped (the first and last write of each run of writes to one file,
+        /// `DeepSearch+Groups.swift`); nil tries 1...count.
+        public var only: [Int]?
+        /// The program's calls the walk stands for: `count` plus the writes grouped away.
+        public var calls: Int?
         /// "backup: crash keep-none after fsync,fsyncdir,rename,unlink".
         public var label: String { "\(program): \(action) " + (ops.isEmpty ? "after it reported success" : "at " + ops.joined(separator: ",")) }
         /// The walk's folder name: "backup-crash-keep-none-fsync-fsyncdir-rename-unlink".
@@ -72,6 +79,8 @@ public struct DeepSearch {
         /// Ns run and Ns planned (the sum of every walk's count).
         public var covered = 0
         public var total = 0
+        /// Points left out because another write of the same run stands for them (grouping), over every walk.
+        public var grouped = 0
         public var runs = 0
         public var seconds = 0.0
         /// Why the search stopped short (the budget, an interruption, a run that could not start); nil when complete.
@@ -161,9 +170,10 @@ public struct DeepSearch {
         self.targets = targets
     }
 
-    /// The probe: the target's base with one `delay 0` rule per kind of call, scoped to the program; returns the run
-    /// and how many calls of each kind the program made.
-    func probe(_ target: Target) throws -> (RunResult, [String: Int]) {
+    /// The probe: the target's base with one `delay 0` rule per kind of call, scoped to the program; returns the run,
+    /// how many calls of each kind the program made, and the calls in order with their paths (from the op log;
+    /// nil when it could not be read).
+    func probe(_ target: Target) throws -> (RunResult, [String: Int], [Call]?) {
         var scenario = target.base
         for op in Self.probedOps {
             var rule = Scenario.Rule()
@@ -176,26 +186,47 @@ public struct DeepSearch {
         }
         var settings = settings
         settings.reportsRoot = directory.appendingPathComponent("probe-\(target.program)")
-        let (result, _) = try ScenarioRunner(scenario: scenario, file: file, settings: settings).run()
+        // The scratch folder holds the op log, which says which file each of the program's calls was on.
+        settings.keepScratch = true
+        let runner = try ScenarioRunner(scenario: scenario, file: file, settings: settings)
+        let (result, _) = try runner.run()
         var calls: [String: Int] = [:]
         for (index, op) in Self.probedOps.enumerated() {
             calls[op] = result.faults.first { $0.name == "rule \(index)" }?.fired ?? 0
         }
-        return (result, calls)
+        var sequence: [Call]?
+        if let scratch = runner.scratchDirectory {
+            sequence = Self.probedCalls(opLog: scratch.appendingPathComponent("faultfs.oplog"))
+            try? FileManager.default.removeItem(at: scratch)
+        }
+        return (result, calls, sequence)
     }
 
     /// The walks for the counted calls (those with no N to try left out), then a crash right after the program
     /// reports success in each mode (one run each).
-    public static func plan(_ program: String, calls: [String: Int], interleaving: String? = nil) -> [Walk] {
+    /// With `sequence` (the probe's calls in order), the write walks are grouped: they try the first and the last
+    /// write of each run of writes to one file (`representatives`).
+    public static func plan(_ program: String, calls: [String: Int], sequence: [Call]? = nil, interleaving: String? = nil) -> [Walk] {
         if let glob = interleaving {
             let count = calls["open"] ?? 0
             return count == 0 ? [] : [Walk(program: program, ops: ["open"], action: "delay \(interleavingDelay)", count: count, path: glob)]
         }
         return walkShapes.compactMap { shape -> Walk? in
             let count = shape.ops.reduce(0) { $0 + (calls[$1] ?? 0) }
-            return count == 0 ? nil : Walk(program: program, ops: shape.ops, action: shape.action, count: count)
+            guard count > 0 else { return nil }
+            var walk = Walk(program: program, ops: shape.ops, action: shape.action, count: count)
+            if Set(shape.ops).isSubset(of: groupedOps), let sequence,
+               let only = representatives(of: sequence, ops: shape.ops, count: count), only.count < count {
+                walk.only = only
+                walk.calls = count
+                walk.count = only.count
+            }
+            return walk
         } + crashModes.map { Walk(program: program, ops: [], action: "crash \($0)", count: 1) }
     }
+
+    /// The kinds of call whose walks are grouped by run: the writes (each persistence point is walked whole).
+    static let groupedOps: Set<String> = ["write", "copy_file_range"]
 
     static let crashModes = ["keep-none", "reorder", "torn"]
     /// How long (ms) the program's open of a store file is held up while the writers commit and checkpoint: tens
@@ -214,20 +245,21 @@ public struct DeepSearch {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var summary = Summary()
         for target in targets {
-            let (probeResult, calls) = try probe(target)
+            let (probeResult, calls, sequence) = try probe(target)
             summary.runs += 1
             summary.calls[target.program] = calls
             if let environment = probeResult.environmentError {
                 summary.incomplete = "the probe run could not start the \(target.program) program: \(environment)"
                 return try finish(summary, started: started)
             }
-            summary.walks += Self.plan(target.program, calls: calls, interleaving: target.interleaving ? target.storeGlob : nil)
+            summary.walks += Self.plan(target.program, calls: calls, sequence: sequence, interleaving: target.interleaving ? target.storeGlob : nil)
             progress("probe: \(target.program) made " + Self.probedOps.map { "\(calls[$0] ?? 0) \($0)" }.joined(separator: ", "))
         }
         // The short walks first, whichever program they search (the persistence points, the interleavings, the
         // crash after success), so a budget cuts the long walks over every write, not them.
         summary.walks = summary.walks.enumerated().sorted { ($0.element.count, $0.offset) < ($1.element.count, $1.offset) }.map(\.element)
         summary.total = summary.walks.reduce(0) { $0 + $1.count }
+        summary.grouped = summary.walks.reduce(0) { sum, walk in sum + (walk.calls.map { $0 - walk.count } ?? 0) }
         planned(summary.total)
         for walk in summary.walks {
             guard let target = targets.first(where: { $0.program == walk.program }) else { continue }
@@ -249,7 +281,7 @@ public struct DeepSearch {
             let crash = walk.action.hasPrefix("crash")
             let config = FaultWalk.Config(scenarioFile: file, ops: walk.ops, path: walk.path, action: walk.action, max: walk.count,
                                           stopAtFailure: true, actor: target.actor,
-                                          excused: crash || target.interleaving ? nil : ["backup-completes"])
+                                          excused: crash || target.interleaving ? nil : ["backup-completes"], only: walk.only)
             let label = walk.label
             let state = try FaultWalk(base: target.base, config: config, directory: folder, settings: settings,
                                       progress: { line in progress("\(label) \(line)") }, deadline: deadline).run()
@@ -323,6 +355,7 @@ public struct DeepSearch {
     public static func coverage(_ summary: Summary) -> String {
         let percent = summary.total == 0 ? 100 : summary.covered * 100 / summary.total
         return "covered \(summary.covered) of \(summary.total) points (\(percent)%)"
+            + (summary.grouped > 0 ? "; \(summary.grouped) more writes stood for by the first and last of their run" : "")
     }
 
     /// The page: what the program did, the walks, every finding with its call, cause and repro.
@@ -333,8 +366,11 @@ public struct DeepSearch {
         }
         lines += ["", coverage(summary) + " in \(summary.runs) runs, \(String(format: "%.0f", summary.seconds)) s"
                   + (summary.incomplete.map { "; incomplete: \($0)" } ?? ""), "",
-                  "| walk | points |", "|---|---|"]
-        for walk in summary.walks { lines.append("| \(walk.label) | \(walk.count) |") }
+                  "| walk | points | the program's calls |", "|---|---|---|"]
+        for walk in summary.walks {
+            lines.append("| \(walk.label) | \(walk.count)" + (walk.only.map { " (N = " + $0.map(String.init).joined(separator: ", ") + ")" } ?? "")
+                         + " | \(walk.calls ?? walk.count) |")
+        }
         lines += ["", summary.findings.isEmpty ? "No finding." : "## Findings", ""]
         for finding in summary.findings {
             lines.append("- **\(finding.violated.joined(separator: ", "))** at \(finding.walk), N=\(finding.n): \(finding.operation)")

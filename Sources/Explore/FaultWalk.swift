@@ -34,9 +34,14 @@ public struct FaultWalk {
         /// Invariants whose violation is the program's right answer to the injected fault, not a finding: a
         /// backup that reports failure when its write fails (`backup-completes`). Nil: every violation counts (and a walk saved before this key reads back as before).
         public var excused: [String]?
+        /// Only these Ns, ascending (`try --deep`'s grouped write walks: the first and last write of each run of
+        /// writes to one file); nil walks every N. The walk ends after the last one.
+        public var only: [Int]?
 
         public init(scenarioFile: String, ops: [String], path: String, action: String, from: Int = 1, max: Int? = nil,
-                    shard: Int = 1, shards: Int = 1, stopAtFailure: Bool = false, actor: String? = nil, excused: [String]? = nil) {
+                    shard: Int = 1, shards: Int = 1, stopAtFailure: Bool = false, actor: String? = nil, excused: [String]? = nil,
+                    only: [Int]? = nil) {
+            self.only = only
             self.stopAtFailure = stopAtFailure
             self.actor = actor
             self.excused = excused
@@ -50,12 +55,15 @@ public struct FaultWalk {
             self.shards = shards
         }
 
-        /// The Ns of this shard, in order, from `from` on.
-        func indices() -> UnfoldFirstSequence<Int> {
+        /// The Ns of this shard, in order, from `from` on (of `only`, when it is set).
+        func indices() -> AnySequence<Int> {
             let remainder = (shard - 1) % shards
+            if let only {
+                return AnySequence(only.filter { $0 >= Swift.max(1, from) && ($0 - 1) % shards == remainder })
+            }
             var first = Swift.max(1, from)
             while (first - 1) % shards != remainder { first += 1 }
-            return sequence(first: first) { $0 > Int.max - shards ? nil : $0 + shards }
+            return AnySequence(sequence(first: first) { $0 > Int.max - shards ? nil : $0 + shards })
         }
     }
 
@@ -203,6 +211,10 @@ public struct FaultWalk {
             if !row.fired { state.finished = "run N=\(n) completed with no fault fired: every matching operation was walked" }
             if config.stopAtFailure, row.outcome == "violated" { state.finished = "stopped at the first failing N (--stop-at-failure)" }
             try save(state)
+        }
+        if state.finished == nil, let only = config.only, !Interruption.requested, deadline.map({ Date() < $0 }) ?? true,
+           Set(only).isSubset(of: Set(state.rows.filter { $0.outcome != Self.notRun }.map(\.n))) {
+            state.finished = "every chosen N was walked (\(only.count))"
         }
         try save(state)
         return state

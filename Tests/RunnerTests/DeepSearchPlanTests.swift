@@ -27,4 +27,31 @@ import Testing
         #expect(walks.allSatisfy { $0.ops.isEmpty })
         #expect(walks.count == 3)
     }
+
+    /// The write walks are grouped by run: the first and the last write of each run of writes to one file, a run
+    /// being broken by any other call of the program (a fsync, an open) or by a write to another file.
+    @Test func writeWalksTryTheFirstAndLastWriteOfEachRun() {
+        func call(_ op: String, _ path: String) -> DeepSearch.Call { DeepSearch.Call(op: op, path: path) }
+        let calls = [call("open", "/Library.sqlite")]
+            + (0..<3).map { _ in call("write", "/b/x-journal") }
+            + (0..<20).map { _ in call("write", "/b/x") }
+            + [call("fsync", "/b/x")]
+            + (0..<5).map { _ in call("write", "/b/x") }
+            + [call("write", "/b/y"), call("copy_file_range", "/b/z"), call("copy_file_range", "/b/z")]
+        let writes = calls.filter { $0.op == "write" }.count
+        #expect(DeepSearch.representatives(of: calls, ops: ["write", "copy_file_range"], count: writes + 2) == [1, 3, 4, 23, 24, 28, 29, 30, 31])
+        // A short write is walked over `write` only: the copy_file_range calls are not counted.
+        #expect(DeepSearch.representatives(of: calls, ops: ["write"], count: writes) == [1, 3, 4, 23, 24, 28, 29])
+        // When the op log and the rule's counter disagree the walk tries every N.
+        #expect(DeepSearch.representatives(of: calls, ops: ["write"], count: writes + 1) == nil)
+
+        let walks = DeepSearch.plan("backup", calls: ["write": writes, "copy_file_range": 2, "fsync": 1, "open": 1], sequence: calls)
+        let eio = walks.first { $0.action == "errno EIO" && $0.ops.contains("write") }
+        #expect(eio?.only == [1, 3, 4, 23, 24, 28, 29, 30, 31] && eio?.count == 9 && eio?.calls == writes + 2)
+        #expect(walks.first { $0.action == "short-write 1" }?.only == [1, 3, 4, 23, 24, 28, 29])
+        let fsync = walks.first { $0.action == "fsync-fail-clean" }
+        #expect(fsync?.only == nil && fsync?.count == 1, "persistence points are each walked")
+        #expect(DeepSearch.plan("backup", calls: ["write": writes]).first { $0.action == "errno EIO" }?.only == nil,
+                "no op log: every write")
+    }
 }
