@@ -5,6 +5,7 @@
 #
 #   scripts/field-study.sh                      # every program, seeds 1-3
 #   SEEDS=1 scripts/field-study.sh cologler shl  # the programs whose label contains "cologler" or "shl", seed 1
+#   DEEP=3m SEEDS=1 scripts/field-study.sh       # `try --deep --budget 3m` instead (reports/field-study-deep/)
 #
 # LIFEBOAT_BIN (default /work/field-bin) is a COPY of a build's lifeboat, faultfs and libLifeboatSyncShim.so, so
 # that a rebuild of the worktree cannot change the binary under a running study. The two programs that declare
@@ -13,7 +14,8 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 bin="${LIFEBOAT_BIN:-/work/field-bin}"
 seeds="${SEEDS:-1-3}"
-out="${FIELD_OUT:-$root/reports/field-study}"
+deep="${DEEP:-}"
+out="${FIELD_OUT:-$root/reports/field-study${deep:+-deep}}"
 field="$root/Scenarios/field"
 [ -x "$bin/lifeboat" ] || { echo "field-study: $bin/lifeboat is missing (copy .build/debug/{lifeboat,faultfs,*.so} there)" >&2; exit 2; }
 if [ ! -x "$root/.venv/field/bin/python" ]; then
@@ -64,11 +66,13 @@ for entry in "${entries[@]}"; do
     fi
     args=(try --backup "$backup" --seeds "$seeds" --reports "$out/$label")
     [ -z "$restore" ] || args+=(--restore "$restore")
+    [ -z "$deep" ] || args+=(--deep --budget "$deep")
     echo "== $label ($(date -u +%T), load $(cut -d' ' -f1-3 /proc/loadavg))" | tee -a "$out/study.log"
     status=0
     (cd "$out" && "$bin/lifeboat" "${args[@]}") > "$out/$label.txt" 2>&1 || status=$?
     # try: 0 every situation held, 1 a finding, 2 bad input or a program that could not start, 3 not exercised.
-    grep -E '^[a-z-]+ +(held|CAUGHT|not run|not exercised)' "$out/$label.txt" | tee -a "$out/study.log" || true
+    # try: one line per situation; try --deep: a line per seed ("seed 1: covered ...") and one per finding.
+    grep -E '^[a-z-]+ +(held|CAUGHT|not run|not exercised)|^seed [0-9]+: |^  (CAUGHT|held at every point)' "$out/$label.txt" | tee -a "$out/study.log" || true
     echo "exit $status" | tee -a "$out/study.log"
 done
 echo "field study ended $(date -u +%FT%TZ), load: $(uptime)" | tee -a "$out/study.log"
