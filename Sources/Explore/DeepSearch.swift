@@ -21,7 +21,9 @@ import Scenario
 /// excused in the fault walks); each walk stops at its first failing N (the walk goes in order, so that is the
 /// first failing point of that operation), whose repro `lifeboat replay` replays. The write walks are grouped:
 /// they try the first and the last write of each run of writes to one file (`DeepSearch+Groups.swift`), which the
-/// probe's op log names.
+/// probe's op log names. The interleavings hold the backup's Nth open of a store file (`action: hold`) while the
+/// app commits, checkpoints in one mode and commits again (`while_held`); under `turns` nothing else commits while
+/// a program runs, so the interleaving is the same in every run and in its repro.
 public struct DeepSearch {
     /// One program searched: `backup` or `restore`, its base scenario, and the child whose calls count.
     public struct Target: Sendable {
@@ -33,8 +35,10 @@ public struct DeepSearch {
         /// The live store's files on the volume ("/Library.sqlite*"): the program's opens of them are counted,
         /// and an interleaving target delays them.
         public var storeGlob: String
-        /// An interleaving target: writers commit (and checkpoint in the base's mode) freely while the program's
-        /// open of a store file is held up, instead of the crash and fault walks.
+        /// An interleaving target: the program's open of a store file is held while the app does `work`
+        /// (`while_held`: commits, a checkpoint), instead of the crash and fault walks.
+        public var work: [String]?
+        /// Whether this is an interleaving target.
         public var interleaving = false
     }
 
@@ -50,8 +54,13 @@ public struct DeepSearch {
         public var only: [Int]?
         /// The program's calls the walk stands for: `count` plus the writes grouped away.
         public var calls: Int?
+        /// An interleaving's `while_held`: what the app does while the call is held.
+        public var whileHeld: [String]?
         /// "backup: crash keep-none after fsync,fsyncdir,rename,unlink".
-        public var label: String { "\(program): \(action) " + (ops.isEmpty ? "after it reported success" : "at " + ops.joined(separator: ",")) }
+        public var label: String {
+            if let work = whileHeld { return "\(program): its \(ops.joined(separator: ",")) of the store held while the app does \(work.joined(separator: ", "))" }
+            return "\(program): \(action) " + (ops.isEmpty ? "after it reported success" : "at " + ops.joined(separator: ","))
+        }
         /// The walk's folder name: "backup-crash-keep-none-fsync-fsyncdir-rename-unlink".
         public var folder: String {
             ([program] + action.split(separator: " ").map(String.init) + (ops.isEmpty ? ["after-success"] : ops)).joined(separator: "-")
@@ -141,20 +150,19 @@ public struct DeepSearch {
             base.schedule = [backup, second]
             let glob = "/" + (situation.store.from.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "Library.sqlite") + "*"
             targets.append(Target(program: "backup", actor: "backup-1", step: 1, base: base, storeGlob: glob))
-            // The interleavings: the free scheduler, two unthrottled writers committing through one backup.
-            for mode in Self.interleavingModes {
+            // The interleavings: under `turns` the writer commits only when the runner says, so each of the
+            // program's opens of the store's files is held while the app does exactly `work`, the same in every run.
+            for (name, work) in Self.interleavings {
                 var interleaved = common
-                interleaved.name += "-backup-checkpoint-\(mode)"
-                interleaved.description = "`lifeboat try --deep` of the backup \(backup.command ?? "") under commits and \(mode) checkpoints"
-                interleaved.scheduler = "free"
-                interleaved.writers.count = 2
-                interleaved.writers.transactions = 150
+                interleaved.name += "-backup-\(name)"
+                interleaved.description = "`lifeboat try --deep` of the backup \(backup.command ?? "") with the app's \(work.joined(separator: ", ")) at one of its opens of the store"
+                // Enough transactions for the work at every open of the store a program makes.
+                interleaved.writers.transactions = 120
                 interleaved.writers.rate = 0
-                interleaved.writers.checkpoint = mode
-                // One backup only: the one held up, so a finding is about that interleaving, not a race of another.
+                // One backup only: the one held, so a finding is about that interleaving, not a race of another.
                 interleaved.schedule = [second]
-                targets.append(Target(program: "backup+checkpoint-\(mode)", actor: "backup-0", step: 0, base: interleaved,
-                                      storeGlob: glob, interleaving: true))
+                targets.append(Target(program: "backup+\(name)", actor: "backup-0", step: 0, base: interleaved,
+                                      storeGlob: glob, work: work, interleaving: true))
             }
             if let restore {
                 var base = common
@@ -206,10 +214,13 @@ public struct DeepSearch {
     /// reports success in each mode (one run each).
     /// With `sequence` (the probe's calls in order), the write walks are grouped: they try the first and the last
     /// write of each run of writes to one file (`representatives`).
-    public static func plan(_ program: String, calls: [String: Int], sequence: [Call]? = nil, interleaving: String? = nil) -> [Walk] {
+    public static func plan(_ program: String, calls: [String: Int], sequence: [Call]? = nil, interleaving: String? = nil,
+                            work: [String]? = nil) -> [Walk] {
         if let glob = interleaving {
             let count = calls["open"] ?? 0
-            return count == 0 ? [] : [Walk(program: program, ops: ["open"], action: "delay \(interleavingDelay)", count: count, path: glob)]
+            var walk = Walk(program: program, ops: ["open"], action: "hold", count: count, path: glob)
+            walk.whileHeld = work
+            return count == 0 ? [] : [walk]
         }
         return walkShapes.compactMap { shape -> Walk? in
             let count = shape.ops.reduce(0) { $0 + (calls[$1] ?? 0) }
@@ -229,13 +240,15 @@ public struct DeepSearch {
     static let groupedOps: Set<String> = ["write", "copy_file_range"]
 
     static let crashModes = ["keep-none", "reorder", "torn"]
-    /// How long (ms) the program's open of a store file is held up while the writers commit and checkpoint: tens
-    /// of unthrottled commits on FaultFS, so a copy that takes the database and then its -wal with no lock copies
-    /// two files from different moments.
-    static let interleavingDelay = 400
-    /// The writers' checkpoint modes the interleavings run under: none (commits pile up in the -wal), frequent
-    /// (PASSIVE checkpoints rewrite the main file), truncate (the -wal is reset to zero bytes).
-    static let interleavingModes = ["none", "frequent", "truncate"]
+    /// What the app does while the program's open of a store file is held: commits only (the -wal grows past what
+    /// a copy taken before holds), commits and a PASSIVE checkpoint (the main file rewritten), commits and a
+    /// TRUNCATE checkpoint then one more commit (the -wal reset and rewritten from its start). Each ends with a
+    /// commit after the checkpoint, so a -wal copied later holds frames the copied database does not match.
+    static let interleavings: [(name: String, work: [String])] = [
+        ("commits", ["commit 4"]),
+        ("checkpoint-passive", ["commit 4", "checkpoint passive", "commit 1"]),
+        ("checkpoint-truncate", ["commit 4", "checkpoint truncate", "commit 1"]),
+    ]
 
     /// Runs every target's probe and walks until the plan is done, `deadline` passes or an interruption;
     /// `planned` gets the plan's size once every probe ran, `progress` a line per run. Writes `deep.json` and
@@ -252,7 +265,8 @@ public struct DeepSearch {
                 summary.incomplete = "the probe run could not start the \(target.program) program: \(environment)"
                 return try finish(summary, started: started)
             }
-            summary.walks += Self.plan(target.program, calls: calls, sequence: sequence, interleaving: target.interleaving ? target.storeGlob : nil)
+            summary.walks += Self.plan(target.program, calls: calls, sequence: sequence, interleaving: target.interleaving ? target.storeGlob : nil,
+                                       work: target.work)
             progress("probe: \(target.program) made " + Self.probedOps.map { "\(calls[$0] ?? 0) \($0)" }.joined(separator: ", "))
         }
         // The short walks first, whichever program they search (the persistence points, the interleavings, the
@@ -281,7 +295,8 @@ public struct DeepSearch {
             let crash = walk.action.hasPrefix("crash")
             let config = FaultWalk.Config(scenarioFile: file, ops: walk.ops, path: walk.path, action: walk.action, max: walk.count,
                                           stopAtFailure: true, actor: target.actor,
-                                          excused: crash || target.interleaving ? nil : ["backup-completes"], only: walk.only)
+                                          excused: crash || target.interleaving ? nil : ["backup-completes"], only: walk.only,
+                                          whileHeld: walk.whileHeld)
             let label = walk.label
             let state = try FaultWalk(base: target.base, config: config, directory: folder, settings: settings,
                                       progress: { line in progress("\(label) \(line)") }, deadline: deadline).run()

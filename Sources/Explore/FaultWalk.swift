@@ -37,11 +37,14 @@ public struct FaultWalk {
         /// Only these Ns, ascending (`try --deep`'s grouped write walks: the first and last write of each run of
         /// writes to one file); nil walks every N. The walk ends after the last one.
         public var only: [Int]?
+        /// For `action: hold`: what the app does while the Nth call is held (`while_held`).
+        public var whileHeld: [String]?
 
         public init(scenarioFile: String, ops: [String], path: String, action: String, from: Int = 1, max: Int? = nil,
                     shard: Int = 1, shards: Int = 1, stopAtFailure: Bool = false, actor: String? = nil, excused: [String]? = nil,
-                    only: [Int]? = nil) {
+                    only: [Int]? = nil, whileHeld: [String]? = nil) {
             self.only = only
+            self.whileHeld = whileHeld
             self.stopAtFailure = stopAtFailure
             self.actor = actor
             self.excused = excused
@@ -157,6 +160,7 @@ public struct FaultWalk {
         rule.nth = n
         rule.action = config.action
         rule.actor = config.actor
+        rule.whileHeld = config.whileHeld
         s.faults.rules.append(rule)
         // A crash walk crashes where N says; the scenario's own crash would come on top of it.
         if config.action.split(separator: " ").first == "crash" { s.faults.crash = nil }

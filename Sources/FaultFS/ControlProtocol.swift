@@ -102,6 +102,8 @@ public struct ControlReply: Codable, Sendable {
     public var device: DeviceProfile?
     /// `fsync-failure`: the semantics in force (`none` when unset).
     public var fsyncFailure: String?
+    /// `release`: how many held calls went on.
+    public var released: Int?
 
     public init(ok: Bool, error: String? = nil) { self.ok = ok; self.error = error }
 

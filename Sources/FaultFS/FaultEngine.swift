@@ -15,6 +15,8 @@ struct FaultDecision: Sendable {
     var delayMS: Int = 0
     /// For enospc-after: how many bytes of this write still fit in the budget.
     var allowedBytes: Int?
+    /// For hold: the rule whose `release` the call waits for, and for how long at most.
+    var hold: (rule: String, ms: Int)?
 
     static let none = FaultDecision(ruleID: nil, action: nil)
 }
@@ -36,6 +38,13 @@ final class FaultEngine: Sendable {
         var rules: [Armed] = []
         var nextID = 1
     }
+
+    /// The calls a `hold` rule holds now, and how many times it was released, by rule id.
+    private struct Holds {
+        var waiting: [String: Int] = [:]
+        var releases: [String: Int] = [:]
+    }
+    private let holds = Mutex(Holds())
 
     private let seed: UInt64
     private let state = Mutex(State())
@@ -102,6 +111,30 @@ final class FaultEngine: Sendable {
                 if case .enospcAfter = $0.rule.action { used = $0.bytesUsed }
                 return RuleStatus(rule: $0.rule, matched: $0.matched, fired: $0.fired, bytesUsed: used, firstFire: $0.firstFire)
             }
+        }.map { status in
+            var status = status
+            if case .hold = status.rule.action, let id = status.rule.id { status.holding = holds.withLock { $0.waiting[id] ?? 0 } }
+            return status
+        }
+    }
+
+    /// Holds the calling FUSE thread until `release(rule)` or `ms` pass (a plain pthread: it polls, it never
+    /// waits on the concurrency runtime). Other calls go on meanwhile on the loop's other threads.
+    func hold(rule: String, ms: Int) {
+        let ticket = holds.withLock { h -> Int in
+            h.waiting[rule, default: 0] += 1
+            return h.releases[rule] ?? 0
+        }
+        let deadline = Date().addingTimeInterval(Double(ms) / 1000)
+        while holds.withLock({ ($0.releases[rule] ?? 0) == ticket }), Date() < deadline { usleep(500) }
+        holds.withLock { $0.waiting[rule, default: 1] -= 1 }
+    }
+
+    /// Lets every call `rule` holds now go on; returns how many there were.
+    func release(rule: String) -> Int {
+        holds.withLock { h in
+            h.releases[rule, default: 0] += 1
+            return h.waiting[rule] ?? 0
         }
     }
 
@@ -183,6 +216,12 @@ final class FaultEngine: Sendable {
                     decision.ruleID = rule.id
                     decision.action = rule.action
                     frozen.store(true, ordering: .relaxed)
+                case .hold(let ms):
+                    // Like a delay, it composes with the other rules: the call runs normally once released.
+                    guard decision.hold == nil, let id = rule.id else { continue }
+                    s.rules[i].fired += 1
+                    decision.hold = (id, ms)
+                    if decision.ruleID == nil { decision.ruleID = rule.id }
                 default:
                     guard decision.action == nil else { continue }
                     s.rules[i].fired += 1

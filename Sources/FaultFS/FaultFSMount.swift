@@ -131,6 +131,10 @@ public final class FaultFSMount: Sendable {
 
     public func clearRules() throws { try client.call(ControlRequest(verb: "clear")) }
 
+    /// Lets the calls a `hold` rule holds go on; returns how many there were.
+    @discardableResult
+    public func release(_ id: String) throws -> Int { try client.call(ControlRequest(verb: "release", id: id)).released ?? 0 }
+
     public func rules() throws -> [RuleStatus] { try client.call(ControlRequest(verb: "rules")).rules ?? [] }
 
     @discardableResult

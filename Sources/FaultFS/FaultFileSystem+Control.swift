@@ -49,6 +49,9 @@ extension FaultFileSystem {
             guard faults.disarm(id) else { return .failure("no rule with id \(id)") }
         case "clear":
             faults.clear()
+        case "release":
+            guard let id = req.id else { return .failure("release needs \"id\"") }
+            reply.released = faults.release(rule: id)
         case "rules":
             reply.rules = faults.list()
         case "crash":
@@ -89,7 +92,7 @@ extension FaultFileSystem {
         case "shutdown":
             requestStop()
         default:
-            return .failure("unknown verb \(req.verb) (ping, arm, disarm, clear, rules, crash, sync-all, status, coverage, device, fsync-failure, log-mark, shutdown)")
+            return .failure("unknown verb \(req.verb) (ping, arm, disarm, clear, release, rules, crash, sync-all, status, coverage, device, fsync-failure, log-mark, shutdown)")
         }
         return reply
     }

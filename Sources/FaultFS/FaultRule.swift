@@ -41,6 +41,10 @@ public enum FaultAction: Sendable, Equatable {
     /// verb. The disk is left exactly as it was right after the call, so the crash that follows (the runner
     /// kills the processes, then crashes) happens "right after" it: what fault walks need for `nth` crashes.
     case crash
+    /// The call waits, before it runs, until the `release` verb names the rule (at most MS milliseconds): a runner
+    /// commits and checkpoints the app's store meanwhile, so a backup's read of a store file comes at an exact
+    /// moment of the app's work in every run (`try --deep`'s interleavings).
+    case hold(Int)
 }
 
 /// One armed rule.
@@ -117,6 +121,8 @@ public struct FaultRule: Codable, Sendable, Equatable {
             if !covers(.write) { return "enospc-after needs op write" }
         case .crash:
             break
+        case .hold(let ms):
+            if ms < 1 || ms > 600_000 { return "hold needs 1 <= MS <= 600000" }
         }
         return nil
     }
@@ -165,9 +171,10 @@ extension FaultAction: Codable {
         case "fsync-fail-clean": self = .fsyncFailClean
         case "enospc-after": self = .enospcAfter(try c.decode(Int.self, forKey: .bytes))
         case "crash": self = .crash
+        case "hold": self = .hold(try c.decode(Int.self, forKey: .ms))
         default:
             throw DecodingError.dataCorruptedError(forKey: .kind, in: c, debugDescription:
-                "unknown action kind \(kind) (errno, short-write, short-read, delay, fsync-lie, fsync-fail-clean, enospc-after, crash)")
+                "unknown action kind \(kind) (errno, short-write, short-read, delay, fsync-lie, fsync-fail-clean, enospc-after, crash, hold)")
         }
     }
 
@@ -182,6 +189,7 @@ extension FaultAction: Codable {
         case .fsyncFailClean: try c.encode("fsync-fail-clean", forKey: .kind)
         case .enospcAfter(let n): try c.encode("enospc-after", forKey: .kind); try c.encode(n, forKey: .bytes)
         case .crash: try c.encode("crash", forKey: .kind)
+        case .hold(let ms): try c.encode("hold", forKey: .kind); try c.encode(ms, forKey: .ms)
         }
     }
 }
@@ -195,6 +203,8 @@ public struct RuleStatus: Codable, Sendable, Equatable {
     public var bytesUsed: Int?
     /// The first call the rule fired on: which op, which path, and who made it.
     public var firstFire: FiredCall?
+    /// For hold: the calls waiting for `release` now.
+    public var holding: Int?
 }
 
 /// A call a rule fired on, as the daemon saw it: the caller's pid and its ancestors (so a runner can name the

@@ -16,6 +16,7 @@ extension FaultFileSystem {
     func check(_ op: FaultOp, _ paths: [String], bytes: Int = 0) -> FaultDecision {
         let d = faults.evaluate(op, paths: paths, bytes: bytes)
         if d.delayMS > 0 { usleep(UInt32(min(d.delayMS, 600_000)) * 1000) }
+        if let hold = d.hold { faults.hold(rule: hold.rule, ms: hold.ms) }
         return d
     }
 

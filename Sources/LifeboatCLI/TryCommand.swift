@@ -23,7 +23,8 @@ struct TryCommand: ParsableCommand {
             a --deep search the --budget cut short. --deep searches the program's own calls instead of the \
             situations: a crash right after each of its fsyncs, renames and unlinks in each crash mode, EIO, ENOSPC, \
             a short write and a failing fsync at each of its calls, a crash the moment it reports success, and its \
-            opens of the store's files held up while the app commits and checkpoints (each checkpoint mode); a \
+            opens of the store's files held while the app commits and checkpoints (each checkpoint mode, the same \
+            interleaving in every run); a \
             finding per kind of fault, at its first failing call, with a repro (docs/tutorial.md).
             """)
 

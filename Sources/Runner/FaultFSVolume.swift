@@ -46,6 +46,9 @@ public final class FaultFSVolume: StoreVolume {
         case "fsync-fail-clean": action = .fsyncFailClean
         case "enospc-after": action = .enospcAfter(number ?? 0)
         case "crash": action = .crash
+        // The runner releases the call once the app's work in `while_held` is done; a minute at most, so a run
+        // whose runner died does not hang.
+        case "hold": action = .hold(60_000)
         default: throw RunError.environment("unknown fault action \(rule.action)")
         }
         return FaultRule(ops: ops, path: rule.path, trigger: trigger, action: action)

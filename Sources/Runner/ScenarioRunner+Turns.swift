@@ -81,8 +81,11 @@ extension ScenarioRunner {
             if let event = timeline.dueStep(commits: commits, seconds: 0, writersRunning: writersLeft) {
                 let concurrentTurns = event.crash == nil ? 0 : Int(random.next() % 9)
                 context.lockstep = Lockstep(grantTurn: grantTurn, draw: { Int(random.next() % 4) })
-                context.whileRunning = {
+                let holding = event.crash == nil && scenario.faults.rules.contains { $0.whileHeld != nil }
+                let eventContext = context
+                context.whileRunning = { child in
                     for _ in 0..<concurrentTurns where try grantTurn() {}
+                    if holding { try self.serveHolds(of: child, step: event.index ?? 0, eventContext, grantTurn: grantTurn) }
                 }
                 _ = try dispatch(event, context)
                 context.lockstep = nil

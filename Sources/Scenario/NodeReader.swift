@@ -156,7 +156,7 @@ struct NodeReader {
         "schedule": ScheduleKinds.allowedKeys,
         "sidecars": ["name", "command", "start", "stop", "grace"],
         "faults": ["mount", "backups_on_volume", "host_sync", "fsync_failure", "rules", "crash"],
-        "rules": ["ops", "path", "nth", "after", "probability", "action", "during_step", "actor", "while_sidecar"],
+        "rules": ["ops", "path", "nth", "after", "probability", "action", "during_step", "actor", "while_sidecar", "while_held"],
         "catalog": ["entries"],
         "versions file": ["package", "versions", "default"],
         "entries": ["id", "title", "sources", "fixed_in", "not_reproduced"],

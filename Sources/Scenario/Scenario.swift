@@ -234,6 +234,7 @@ public struct Scenario: Sendable, Equatable, Codable {
         public var after: Int?
         public var probability: Double?
         /// errno NAME | short-write N | short-read N | delay MS | fsync-lie | fsync-fail-clean | enospc-after BYTES
+        /// | crash [MODE] | hold
         public var action = "errno EIO"
         /// Arm the rule only while this step runs (index in `schedule`), or from the start when nil.
         public var duringStep: Int?
@@ -242,6 +243,9 @@ public struct Scenario: Sendable, Equatable, Codable {
         public var actor: String?
         /// Armed only while an instance of this sidecar runs (from its start to its end).
         public var whileSidecar: String?
+        /// For `action: hold`: what the app does, in order, while the call is held ("commit N", "checkpoint
+        /// MODE"); the runner then lets the call go on. Turns scheduler only, so the moment is the same every run.
+        public var whileHeld: [String]?
         public var isScoped: Bool { actor != nil || whileSidecar != nil }
         public init() {}
     }

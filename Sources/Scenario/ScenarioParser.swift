@@ -327,6 +327,10 @@ public enum ScenarioParser {
         try reader.finish()
         if let scheduleNodes { try checkRelations(s, nodes: scheduleNodes, file: reader.file) }
         if let ruleNodes {
+            for (index, rule) in s.faults.rules.enumerated() where index < ruleNodes.count && rule.whileHeld != nil && s.scheduler != "turns" {
+                var r = try NodeReader(ruleNodes[index], file: reader.file, context: "faults.rules[\(index)]")
+                throw r.error(r.node("action"), "faults.rules[\(index)]: action hold needs scheduler: turns (the runner gives the writers their turns while the call is held, the same way every run)")
+            }
             for (index, rule) in s.faults.rules.enumerated() where index < ruleNodes.count {
                 guard let name = rule.whileSidecar, !s.sidecars.contains(where: { $0.name == name }) else { continue }
                 var r = try NodeReader(ruleNodes[index], file: reader.file, context: "faults.rules[\(index)]")
@@ -360,9 +364,20 @@ public enum ScenarioParser {
         }
         if let action = try r.string("action") {
             guard FaultActionText.isValid(action) else {
-                throw r.error(r.node("action"), "faults.rules[\(index)].action must be errno NAME, short-write N, short-read N, delay MS, fsync-lie, fsync-fail-clean, enospc-after BYTES or crash [MODE], not '\(action)'")
+                throw r.error(r.node("action"), "faults.rules[\(index)].action must be errno NAME, short-write N, short-read N, delay MS, fsync-lie, fsync-fail-clean, enospc-after BYTES, crash [MODE] or hold, not '\(action)'")
             }
             rule.action = action
+        }
+        if let list = try r.sequence("while_held") {
+            rule.whileHeld = try list.map { item in
+                guard let text = item.string, FaultActionText.isValidWhileHeld(text) else {
+                    throw r.error(item, "faults.rules[\(index)].while_held items are `commit N` (1-1000) or `checkpoint passive|full|restart|truncate`, not '\(item.string ?? "?")'")
+                }
+                return text
+            }
+        }
+        if (rule.action == "hold") != (rule.whileHeld != nil) {
+            throw r.error(r.node("while_held") ?? r.node("action") ?? node, "faults.rules[\(index)]: action hold and while_held go together (what the app does while the call is held)")
         }
         if [rule.nth != nil, rule.after != nil, rule.probability != nil].filter({ $0 }).count > 1 {
             throw r.error(node, "faults.rules[\(index)] takes at most one of nth, after, probability")
@@ -374,6 +389,17 @@ public enum ScenarioParser {
 
 /// The text form of a fault action, shared by scenario files and the FaultFS control protocol.
 public enum FaultActionText {
+    /// What the app may do while a `hold` rule holds a call: commit N transactions (writers' turns), or checkpoint.
+    public static func isValidWhileHeld(_ text: String) -> Bool {
+        let words = text.split(separator: " ").map(String.init)
+        guard words.count == 2 else { return false }
+        switch words[0] {
+        case "commit": return Int(words[1]).map { (1...1000).contains($0) } == true
+        case "checkpoint": return ["passive", "full", "restart", "truncate"].contains(words[1])
+        default: return false
+        }
+    }
+
     public static let errnoNames = ["EIO", "ENOSPC", "EDQUOT", "EINTR", "EROFS", "EACCES", "EAGAIN", "EPERM", "EBADF", "ENOMEM", "EFBIG", "ETIMEDOUT"]
 
     public static func isValid(_ text: String) -> Bool {
@@ -384,7 +410,7 @@ public enum FaultActionText {
             return words.count == 2 && Int(words[1]).map { (0...(1 << 40)).contains($0) } == true
         // A delay is slept inside the FUSE op: at most a minute, or a run could hang on it.
         case "delay": return words.count == 2 && Int(words[1]).map { (0...60_000).contains($0) } == true
-        case "fsync-lie", "fsync-fail-clean": return words.count == 1
+        case "fsync-lie", "fsync-fail-clean", "hold": return words.count == 1
         case "crash":
             // crash [keep-none | keep-prefix N | torn [zeros|garbage] | reorder]: FaultFS freezes the volume right after
             // the call and the runner crashes it with this mode.

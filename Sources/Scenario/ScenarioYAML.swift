@@ -68,6 +68,7 @@ public enum ScenarioYAML {
             if let v = rule.duringStep { out.append("      during_step: \(v)") }
             if let v = rule.actor { out.append("      actor: \(quote(v))") }
             if let v = rule.whileSidecar { out.append("      while_sidecar: \(quote(v))") }
+            if let v = rule.whileHeld { out.append("      while_held: [\(v.map(quote).joined(separator: ", "))]") }
         }
         if let d = s.faults.device {
             out.append("  device: {sector: \(d.sector), atomic_write: \(d.atomicWrite), powersafe_overwrite: \(d.powersafeOverwrite)}")

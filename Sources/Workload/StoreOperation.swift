@@ -27,6 +27,10 @@ public struct StoreOperation: Sendable {
         /// PRAGMA synchronous of the operation's connection.
         public var synchronous = "full"
         public var journalMode = "wal"
+        /// Seconds the connection waits on a lock (SQLite's busy timeout); nil: the store's default (30 s). A
+        /// checkpoint made while a program's call is held (`while_held`) waits briefly: the program may hold the
+        /// very lock it needs, and SQLite then reports the checkpoint busy.
+        public var busyTimeout: Double?
         public var epoch: Double
 
         public init(store: String, operation: String, epoch: Double) {
@@ -53,6 +57,7 @@ public struct StoreOperation: Sendable {
         options.synchronous = StoreOptions.Synchronous(rawValue: c.synchronous) ?? .full
         options.journalMode = StoreOptions.JournalMode(rawValue: c.journalMode) ?? .wal
         options.syncExternalFiles = options.synchronous == .full || options.synchronous == .extra
+        if let timeout = c.busyTimeout { options.busyTimeout = timeout }
         let model = ManagedObjectModel.appModel(for: URL(fileURLWithPath: c.store), fallback: .library)
         if c.operation == "cleanup" {
             // No connection of its own: the cleanup destroys the store through a coordinator that has not loaded it.

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import FaultFS
 #if canImport(Glibc)
@@ -102,6 +103,38 @@ extension MountTests {
                 #expect(!Posix.exists(m.path("ro1")))
                 let rules = try m.fs.rules()
                 #expect(rules.map(\.fired) == [1, 1])
+            }
+        }
+
+        /// `hold`: the call waits before it runs until `release` names the rule (try --deep's interleavings: the
+        /// runner commits and checkpoints meanwhile); the daemon reports the calls it holds; other calls go on.
+        @Test func holdKeepsTheCallWaitingUntilReleased() throws {
+            try withMount { m in
+                #expect(Posix.write(m.path("h"), [7]) == .ok(1))
+                try m.fs.arm(FaultRule(id: "held", ops: [.open], path: "/h", trigger: .nth(1), action: .hold(30_000)))
+                final class Result: Sendable { let value = Mutex<Outcome?>(nil) }
+                let result = Result()
+                let path = m.path("h")
+                Thread { let outcome = Posix.read(path); result.value.withLock { $0 = outcome } }.start()
+                var holding = 0
+                for _ in 0..<5_000 where holding == 0 {
+                    holding = try m.fs.rules().first?.holding ?? 0
+                    usleep(1_000)
+                }
+                #expect(holding == 1, "the daemon reports the held open")
+                usleep(100_000)
+                #expect(result.value.withLock { $0 } == nil, "the open waits for release")
+                // Other calls go on meanwhile, the held file's own data too.
+                #expect(Posix.write(m.path("other"), [1, 2]) == .ok(2))
+                #expect(try m.fs.release("held") == 1)
+                for _ in 0..<5_000 where result.value.withLock({ $0 }) == nil { usleep(1_000) }
+                #expect(result.value.withLock { $0 } == .bytes([7]))
+                #expect(try m.fs.rules().first?.holding == 0)
+                // nth 1: the next open is not held.
+                #expect(Posix.read(path) == .bytes([7]))
+                #expect(try m.fs.release("held") == 0, "nothing left to release")
+                let invalid = FaultRule(ops: [.open], action: .hold(0)).validationError()
+                #expect(invalid?.contains("hold needs") == true)
             }
         }
 

@@ -36,10 +36,10 @@ import Testing
         #expect((calls["backup"]?["rename"] ?? 0) >= 1, "the probe counted the program's rename")
     }
 
-    /// REAL-BUGS.md B2: the database, then its -wal, copied with no lock. The deep search holds up each of the
-    /// script's opens of the store's files while the writers commit and checkpoint, so a checkpoint rewrites the
-    /// database while it is copied or the two copies come from different moments (seed 1 here; seeds 1-3 in
-    /// docs/performance.md), and the repro records the interleaving (the delay rule at that open).
+    /// REAL-BUGS.md B2: the database, then its -wal, copied with no lock. The deep search holds each of the
+    /// script's opens of the store's files while the app commits, checkpoints and commits again, so when the open
+    /// of the -wal is held the two copies come from different moments (seed 1 here; seeds 1-3 in
+    /// docs/performance.md), and the repro records the interleaving (the hold rule and its `while_held`).
     @Test func aCopyOfTheDatabaseThenItsWalWithNoLockIsCaughtByAnInterleaving() async throws {
         let scratch = try Scratch("deep-b2")
         let reports = scratch.path("reports")
@@ -54,7 +54,11 @@ import Testing
         // commit or checkpoint lands between the two copies): either is the script's own open of the store.
         #expect(interleaved.allSatisfy { ($0["operation"] as? String)?.hasPrefix("open /Library.sqlite") == true }, "\(interleaved)")
         let repro = try #require(interleaved.first?["repro"] as? String)
-        #expect(try String(contentsOfFile: repro, encoding: .utf8).contains("delay 400"), "the repro carries the interleaving")
+        let text = try String(contentsOfFile: repro, encoding: .utf8)
+        #expect(text.contains("action: \"hold\"") && text.contains("while_held: [") && text.contains("scheduler: turns"),
+                "the repro carries the interleaving: \(text)")
+        // Exact: the held open is the script's copy of the -wal (after the database was copied), in every run.
+        #expect(interleaved.contains { ($0["operation"] as? String)?.hasPrefix("open /Library.sqlite-wal") == true }, "\(interleaved)")
     }
 
     @Test func badInputExitsTwo() async throws {

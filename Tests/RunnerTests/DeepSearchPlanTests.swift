@@ -14,8 +14,10 @@ import Testing
         #expect(walks.first { $0.action == "errno EIO" && $0.ops.contains("rename") }?.count == 4 + 1 + 1)
         #expect(walks.first { $0.action == "errno EIO" && $0.ops.contains("write") }?.count == 29, "no copy_file_range was counted")
         #expect(!walks.contains { $0.action.hasPrefix("delay") }, "no interleaving outside an interleaving target")
-        let interleavings = DeepSearch.plan("backup+checkpoint-none", calls: ["open": 5, "write": 3], interleaving: "/Library.sqlite*")
+        let interleavings = DeepSearch.plan("backup+checkpoint-truncate", calls: ["open": 5, "write": 3], interleaving: "/Library.sqlite*",
+                                            work: ["commit 4", "checkpoint truncate", "commit 1"])
         #expect(interleavings.map(\.count) == [5] && interleavings.first?.path == "/Library.sqlite*")
+        #expect(interleavings.first?.action == "hold" && interleavings.first?.whileHeld == ["commit 4", "checkpoint truncate", "commit 1"])
         let afterSuccess = walks.filter(\.ops.isEmpty)
         #expect(afterSuccess.map(\.action) == ["crash keep-none", "crash reorder", "crash torn"])
         #expect(afterSuccess.allSatisfy { $0.count == 1 && $0.label.hasSuffix("after it reported success") })

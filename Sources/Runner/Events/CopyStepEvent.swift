@@ -38,7 +38,7 @@ extension ScenarioRunner {
     /// into a reused directory would overwrite it).
     func runStep(_ index: Int, _ step: Scenario.Step, live: URL, scratch: URL, children: ChildRegistry,
                  volume: any StoreVolume, crashPlan: Scenario.Crash?, lockstep: Lockstep? = nil,
-                 whileRunning: (() throws -> Void)? = nil) throws {
+                 whileRunning: ((ChildRegistry.Child) throws -> Void)? = nil) throws {
         let round = operations.filter { $0.name.hasPrefix("\(step.action.rawValue)-\(index)") }.count
         let name = "\(step.action.rawValue)-\(index)" + (step.times > 1 ? ".\(round + 1)" : "")
         var stepRules: [String] = []
@@ -104,7 +104,7 @@ extension ScenarioRunner {
         }
         let child = try children.start(name, executable: executable, arguments: arguments, environment: environment)
         if let gate, let lockstep { try driveLockstep(name, child: child, gate: gate, lockstep: lockstep) }
-        try whileRunning?()
+        try whileRunning?(child)
         try runDuring(index, start: start, child: child, EventContext(live: live, scratch: scratch, volume: volume, children: children))
         var interrupted = false
         var deferredCrash: (plan: Scenario.Crash, reason: String)?

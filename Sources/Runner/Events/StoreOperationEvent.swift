@@ -22,13 +22,14 @@ struct StoreOperationEvent: RunEventKind {
 }
 
 extension ScenarioRunner {
-    func runStoreOperation(_ index: Int, _ step: Scenario.Step, _ context: EventContext) throws {
+    func runStoreOperation(_ index: Int, _ step: Scenario.Step, _ context: EventContext, busyTimeout: Double? = nil) throws {
         let kind = step.action.rawValue
         let round = operations.filter { $0.name.hasPrefix("\(kind)-\(index)") }.count
         let name = "\(kind)-\(index)" + (round > 0 ? ".\(round + 1)" : "")
         var config = StoreOperation.Configuration(store: context.live.path, operation: kind, epoch: epoch)
         config.synchronous = scenario.writers.synchronous
         config.journalMode = scenario.store.journalMode
+        config.busyTimeout = busyTimeout
         var detail = kind
         if kind == "checkpoint" {
             config.mode = step.strategy.uppercased()

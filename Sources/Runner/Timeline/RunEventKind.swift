@@ -29,8 +29,9 @@ struct EventContext {
     let children: ChildRegistry
     /// Turns scheduler: a copy through SQLite's step loop runs in lockstep with writer turns.
     var lockstep: ScenarioRunner.Lockstep?
-    /// Turns scheduler: writer turns granted while the event's process runs (with a crash during it).
-    var whileRunning: (() throws -> Void)?
+    /// Turns scheduler: what the app does while the event's process (the child given) runs: writer turns (with
+    /// a crash during it), the `while_held` work of a `hold` rule each time it holds one of the process's calls.
+    var whileRunning: ((ChildRegistry.Child) throws -> Void)?
 
     init(live: URL, scratch: URL, volume: any StoreVolume, children: ChildRegistry) {
         self.live = live

@@ -1,0 +1,68 @@
+import FaultFS
+import Foundation
+import GRDB
+import Scenario
+import StoreModel
+
+extension ScenarioRunner {
+    /// `action: hold` with `while_held` (turns scheduler): while a step's program runs, each time a hold rule holds
+    /// one of its calls (FaultFS keeps the call waiting before it runs), the app does what `while_held` says, in
+    /// order (writers' turns for `commit N`, a `store-op` checkpoint for `checkpoint MODE`), and the call then goes
+    /// on. Writers take no other turn while a program runs under `turns`, so the program's Nth call meets the same
+    /// commits and checkpoint in every run: a copy of the database and then of its -wal with no lock is split by a
+    /// checkpoint at the same place each time (`try --deep`'s interleavings), and the repro replays it. Returns once
+    /// the program has exited.
+    func serveHolds(of child: ChildRegistry.Child, step: Int, _ context: EventContext, grantTurn: () throws -> Bool) throws {
+        guard let faultFS = context.volume as? FaultFSVolume else { return }
+        let holdRules = scenario.faults.rules.enumerated().compactMap { index, rule -> (Int, FaultRule, [String])? in
+            guard let work = rule.whileHeld, let converted = try? FaultFSVolume.rule(rule) else { return nil }
+            return (index, converted, work)
+        }
+        while child.isRunning {
+            try checkDeadline()
+            for status in (try? faultFS.mount.rules()) ?? [] where (status.holding ?? 0) > 0 {
+                var plain = status.rule
+                plain.id = nil
+                plain.processGroups = nil
+                guard let id = status.rule.id, let (index, _, work) = holdRules.first(where: { $0.1 == plain }) else { continue }
+                note("faultfs", .fault, "rule \(index) holds \(child.name)'s call \(status.fired) (\(status.rule.ops.map(\.rawValue).joined(separator: ",")) \(status.rule.path)) while the app does: \(work.joined(separator: ", "))")
+                // A program that holds the store's write lock (a correct backup does, to copy a consistent
+                // store) keeps the app from committing until it is done: the commits would wait for a call that
+                // waits for them. They are left out then, and said so; a checkpoint still runs, with a short wait.
+                let locked = Self.writeLockIsTaken(context.live)
+                if locked { note("faultfs", .note, "\(child.name) holds the store's write lock: the app cannot commit while its call is held") }
+                for item in work {
+                    let words = item.split(separator: " ").map(String.init)
+                    if words.first == "commit", locked {
+                        continue
+                    } else if words.first == "commit" {
+                        var committed = 0
+                        for _ in 0..<(Int(words.last ?? "") ?? 0) where try grantTurn() { committed += 1 }
+                        if committed == 0 { note("faultfs", .note, "no writer had a turn left for \(item)") }
+                    } else if words.first == "checkpoint", let mode = words.last {
+                        try runStoreOperation(step, Scenario.Step(action: .init(rawValue: "checkpoint"), strategy: mode), context, busyTimeout: 0.25)
+                    }
+                }
+                try faultFS.mount.release(id)
+            }
+            usleep(2_000)
+        }
+    }
+
+    /// Whether another connection holds the store's write lock now: `BEGIN IMMEDIATE` with no wait, rolled back
+    /// at once (nothing is written). An error other than busy counts as free: the commit will say what it is.
+    static func writeLockIsTaken(_ store: URL) -> Bool {
+        do {
+            let queue = try PlainConnection.open(store, busyTimeout: 0)
+            try queue.inDatabase { db in
+                try db.execute(sql: "BEGIN IMMEDIATE")
+                try db.execute(sql: "ROLLBACK")
+            }
+            return false
+        } catch let error as DatabaseError {
+            return error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED
+        } catch {
+            return false
+        }
+    }
+}
