@@ -292,11 +292,7 @@ public struct DeepSearch {
                 }
                 continue
             }
-            let crash = walk.action.hasPrefix("crash")
-            let config = FaultWalk.Config(scenarioFile: file, ops: walk.ops, path: walk.path, action: walk.action, max: walk.count,
-                                          stopAtFailure: true, actor: target.actor,
-                                          excused: crash || target.interleaving ? nil : ["backup-completes"], only: walk.only,
-                                          whileHeld: walk.whileHeld)
+            let config = Self.config(of: walk, file: file, actor: target.actor, interleaving: target.interleaving)
             let label = walk.label
             let state = try FaultWalk(base: target.base, config: config, directory: folder, settings: settings,
                                       progress: { line in progress("\(label) \(line)") }, deadline: deadline).run()
@@ -318,6 +314,16 @@ public struct DeepSearch {
             }
         }
         return try finish(summary, started: started)
+    }
+
+    /// The fault walk of one walk of the plan: its Ns (every call up to `count`, or the chosen ones of a grouped
+    /// walk, up to the last of them), stopping at the first failure; a program that reports failure when its call
+    /// fails is right in the fault walks (`backup-completes` excused), not in the crash walks or interleavings.
+    public static func config(of walk: Walk, file: String, actor: String, interleaving: Bool) -> FaultWalk.Config {
+        let crash = walk.action.hasPrefix("crash")
+        return FaultWalk.Config(scenarioFile: file, ops: walk.ops, path: walk.path, action: walk.action, max: walk.only?.last ?? walk.count,
+                                stopAtFailure: true, actor: actor, excused: crash || interleaving ? nil : ["backup-completes"],
+                                only: walk.only, whileHeld: walk.whileHeld)
     }
 
     /// One run of the target's base with the power failing the moment the program reports success (`crash:

@@ -32,7 +32,7 @@ import Testing
 
     /// The write walks are grouped by run: the first and the last write of each run of writes to one file, a run
     /// being broken by any other call of the program (a fsync, an open) or by a write to another file.
-    @Test func writeWalksTryTheFirstAndLastWriteOfEachRun() {
+    @Test func writeWalksTryTheFirstAndLastWriteOfEachRun() throws {
         func call(_ op: String, _ path: String) -> DeepSearch.Call { DeepSearch.Call(op: op, path: path) }
         let calls = [call("open", "/Library.sqlite")]
             + (0..<3).map { _ in call("write", "/b/x-journal") }
@@ -51,6 +51,9 @@ import Testing
         let eio = walks.first { $0.action == "errno EIO" && $0.ops.contains("write") }
         #expect(eio?.only == [1, 3, 4, 23, 24, 28, 29, 30, 31] && eio?.count == 9 && eio?.calls == writes + 2)
         #expect(walks.first { $0.action == "short-write 1" }?.only == [1, 3, 4, 23, 24, 28, 29])
+        // The walk runs every chosen N: its last is the 31st call, well past the walk's 9 points.
+        let config = DeepSearch.config(of: try #require(eio), file: "x.yaml", actor: "backup-1", interleaving: false)
+        #expect(config.max == 31 && config.only == eio?.only && config.excused == ["backup-completes"])
         let fsync = walks.first { $0.action == "fsync-fail-clean" }
         #expect(fsync?.only == nil && fsync?.count == 1, "persistence points are each walked")
         #expect(DeepSearch.plan("backup", calls: ["write": writes]).first { $0.action == "errno EIO" }?.only == nil,
