@@ -28,6 +28,8 @@ if [ -n "${LIFEBOAT_BIN:-}" ]; then lifeboat="$LIFEBOAT_BIN"; else
   swift build -c "$config" >/dev/null
   lifeboat=".build/$config/lifeboat"
 fi
+# The children a run spawns (writers, backups) are this same binary.
+export LIFEBOAT_EXECUTABLE="$(realpath "$lifeboat")"
 scratch="$(mktemp -d "${TMPDIR:-/tmp}/reductions-check.XXXXXX")"
 trap 'rm -rf "$scratch"' EXIT
 echo "load before: $(uptime)"
@@ -48,7 +50,7 @@ for f in "${scenarios[@]}"; do
     echo "$name: error (exit $rc): $(tail -3 "$scratch/err.txt" | tr '\n' ' ')"; status=1; continue
   fi
   [ "$rc" = 1 ] && status=1
-  grep -v '^  crash states:' "$out" | sed "s|^|$name: |"
+  grep -v 'crash states: [0-9]*/' "$out" | sed "s|^|$name: |"
   json="$(sed -n 's/^report: //p' "$out")"
   row="$(python3 - "$json" "$name" <<'PY'
 import json, sys
