@@ -28,6 +28,9 @@ struct CrashStatesCommand: ParsableCommand {
 
     func validate() throws {
         guard (1...100_000).contains(maxPoints) else { throw ValidationError("--max-points must be between 1 and 100000") }
+        if compareReductions, examineAll {
+            throw ValidationError("--compare-reductions already runs the enumeration both ways: leave out --examine-all")
+        }
     }
 
     func run() throws {
