@@ -10,7 +10,11 @@ struct CrashStatesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "crash-states",
         abstract: "Record one run on FaultFS, then check every crash state its op log allows (CrashMonkey/ALICE style).",
-        discussion: "Exit 0 when every state recovered to a valid prefix with all acknowledged transactions, 1 otherwise.")
+        discussion: """
+            Exit 0 when every state recovered to a valid prefix with all acknowledged transactions, 1 otherwise. With \
+            --compare-reductions: exit 0 when the reductions found what the full enumeration found, 1 when not, 3 when \
+            the scenario is not a FaultFS drill (nothing enumerated).
+            """)
 
     @Argument(help: "The scenario to record (its crash, if any, is left out: the states are enumerated instead).") var scenario: String
     @Option(help: "Most persistence points to check (chosen by the seed when there are more).") var maxPoints: Int = 40
@@ -19,9 +23,14 @@ struct CrashStatesCommand: ParsableCommand {
     @Option(help: "Scratch directory.") var scratch: String?
     @Flag(help: "Examine every state afresh instead of once per distinct recovered state (slower; the verdicts are the same).")
     var examineAll = false
+    @Flag(help: "Enumerate the recorded run twice, with every reduction and with none (every state examined afresh), and compare their findings and every state's verdict (issue 29; scripts/reductions-check.sh).")
+    var compareReductions = false
 
     func validate() throws {
         guard (1...100_000).contains(maxPoints) else { throw ValidationError("--max-points must be between 1 and 100000") }
+        if compareReductions, examineAll {
+            throw ValidationError("--compare-reductions already runs the enumeration both ways: leave out --examine-all")
+        }
     }
 
     func run() throws {
@@ -29,6 +38,7 @@ struct CrashStatesCommand: ParsableCommand {
         let parsed = try ScenarioCommandSupport.load(file)
         var settings = ScenarioRunner.Settings.from(reports: URL(cliPath: reports), scratch: scratch.map { URL(cliPath: $0) })
         settings.progress = nil
+        if compareReductions { return try runComparison(parsed, file: file, settings: settings) }
         let progress = Progress(total: nil, label: "points")
         let (summary, _) = try CrashStateRun.run(parsed, file: file.path, settings: settings, maxPoints: maxPoints, seed: seed,
                                                    reuse: !examineAll) { line in
