@@ -30,6 +30,8 @@ struct StrategyArguments: ParsableArguments {
                                 valueName: "path", visibility: .hidden)) var gateFIFO: String?
     @Option(help: ArgumentHelp("With --gate-fifo: the file to append a line to when ready and after each step.", valueName: "path", visibility: .hidden))
     var gateProgress: String?
+    @Option(help: ArgumentHelp("Wait for this file to exist before doing anything (the runner arms the fault rules scoped to this process first).",
+                                valueName: "path", visibility: .hidden)) var startGate: String?
     @Option(help: ArgumentHelp("CloudKit moves: the cloud zone's directory (docs/cloudkit.md).", valueName: "dir")) var cloud: String?
     @Option(help: "CloudKit moves: the NSPersistentCloudKitContainer's name (the App Group move's cleanup names files after it).")
     var cloudkitContainer: String = "iCloud.com.example.Library"
@@ -74,8 +76,17 @@ struct StrategyArguments: ParsableArguments {
     }
 }
 
-/// Runs a strategy, turning its failure into exit 1 with the reason (the operation failed, a finding).
-func runStrategy(json: Bool, _ body: () throws -> StrategyOutcome) throws {
+/// Runs a strategy, turning its failure into exit 1 with the reason (the operation failed, a finding). With a
+/// `startGate`, nothing runs until the runner has made that file: a fault rule scoped to this process (`actor`) is
+/// armed after the process starts, and a quick program could otherwise make its calls before it is.
+func runStrategy(json: Bool, startGate: String? = nil, _ body: () throws -> StrategyOutcome) throws {
+    if let startGate {
+        let deadline = Date().addingTimeInterval(120)
+        while !FileManager.default.fileExists(atPath: startGate) {
+            guard Date() < deadline else { throw CLIFailure.badInput("environment: the runner never opened the start gate \(startGate)") }
+            usleep(500)
+        }
+    }
     do {
         var outcome = try body()
         outcome.details["peakRSSKiB"] = String(lb_self_maxrss_kib())
@@ -117,7 +128,7 @@ struct BackupCommand: ParsableCommand {
     func run() throws {
         let chosen: any BackupStrategy
         do { chosen = try StrategyCatalog.backup(named: strategy) } catch { throw CLIFailure.badInput("\(error)") }
-        try runStrategy(json: arguments.json) {
+        try runStrategy(json: arguments.json, startGate: arguments.startGate) {
             try chosen.backup(live: URL(cliPath: store), into: URL(cliPath: directory), model: .appModel(for: URL(cliPath: store), fallback: .library), options: arguments.options)
         }
     }
@@ -134,7 +145,7 @@ struct RestoreCommand: ParsableCommand {
     func run() throws {
         let chosen: any RestoreStrategy
         do { chosen = try StrategyCatalog.restore(named: strategy) } catch { throw CLIFailure.badInput("\(error)") }
-        try runStrategy(json: arguments.json) {
+        try runStrategy(json: arguments.json, startGate: arguments.startGate) {
             try chosen.restore(backup: URL(cliPath: backup), over: URL(cliPath: store), model: .appModel(for: URL(cliPath: backup), fallback: .library), options: arguments.options)
         }
     }
@@ -151,7 +162,7 @@ struct RelocateCommand: ParsableCommand {
     func run() throws {
         let chosen: any RelocationStrategy
         do { chosen = try StrategyCatalog.relocation(named: strategy) } catch { throw CLIFailure.badInput("\(error)") }
-        try runStrategy(json: arguments.json) {
+        try runStrategy(json: arguments.json, startGate: arguments.startGate) {
             try chosen.relocate(from: URL(cliPath: from), to: URL(cliPath: to), model: .appModel(for: URL(cliPath: from), fallback: .library), options: arguments.options)
         }
     }

@@ -25,6 +25,29 @@ import Testing
         #expect(result.faults.first?.fired ?? 0 > 0)
     }
 
+    /// A step's process waits at a start gate until its scoped rules are armed, so even a program whose first
+    /// call comes at once meets the rule there (before the gate, a quick program on a loaded machine could finish
+    /// before the rule was armed, and a walk's N named nothing).
+    @Test func anActorRuleCoversAStepsVeryFirstCall() throws {
+        let (result, _, _) = try TimelineEventTests.run("""
+            name: actor-first-call
+            store: {objects: 20, blob_fraction: 0}
+            writers: {count: 1, transactions: 5, blob_fraction: 0}
+            schedule:
+              - backup: command
+                command: 'echo x > "$LIFEBOAT_BACKUP_DIR/first"'
+                after_commits: 2
+            faults:
+              backups_on_volume: true
+              rules:
+                - {ops: [create], path: "*/first", nth: 1, action: errno EACCES, actor: backup-0}
+            invariants: [integrity]
+            expect: pass
+            """, name: "actor-first-call")
+        #expect(result.faults.first?.fired == 1, "\(result.faults)")
+        #expect(result.operations.first { $0.name == "backup-0" }?.succeeded == false, "the program's first create failed")
+    }
+
     @Test func aWhileSidecarRuleIsArmedOnlyWhileTheSidecarRuns() throws {
         let (result, _, _) = try TimelineEventTests.run("""
             name: while-sidecar

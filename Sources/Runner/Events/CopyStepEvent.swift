@@ -102,7 +102,13 @@ extension ScenarioRunner {
             environment["LIFEBOAT_RESTORE_TIME"] = formatter.string(from: Date(timeIntervalSince1970: epoch + at))
             environment["LIFEBOAT_RESTORE_SECONDS"] = String(at)
         }
+        // A rule scoped to this step's process is armed once the process has started (ScopedFaults): the process
+        // waits at a start gate until then, so a quick program's first calls are inside the rule's scope too.
+        let startGate = scratch.appendingPathComponent("start-\(name)")
+        let scoped = scenario.faults.rules.contains { rule in rule.actor.map { fnmatch($0, name, 0) == 0 } == true }
+        if scoped { arguments += ["--start-gate", startGate.path] }
         let child = try children.start(name, executable: executable, arguments: arguments, environment: environment)
+        if scoped { _ = FileManager.default.createFile(atPath: startGate.path, contents: nil) }
         if let gate, let lockstep { try driveLockstep(name, child: child, gate: gate, lockstep: lockstep) }
         try whileRunning?(child)
         try runDuring(index, start: start, child: child, EventContext(live: live, scratch: scratch, volume: volume, children: children))
