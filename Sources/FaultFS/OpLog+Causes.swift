@@ -17,7 +17,7 @@ public struct CrashLoss: Sendable {
     /// Records before the crash, for finding the barriers that came (or did not) after a dropped operation.
     let before: [OpRecord]
     /// Command name and parents of each process, from the first record it made.
-    public let processes: [Int32: (comm: String?, parents: [Int32])]
+    public let processes: OpLogProcesses
     public var clockOffset: Double = 0
 
     /// The loss of the last crash in `records`, or nil when the log holds no crash.
@@ -26,12 +26,6 @@ public struct CrashLoss: Sendable {
         let crash = records[index]
         let before = Array(records[..<index])
         let droppedSeqs = Set(crash.dropped ?? [])
-        var processes: [Int32: (comm: String?, parents: [Int32])] = [:]
-        for record in records {
-            if let pid = record.pid, record.comm != nil || record.parents != nil, processes[pid] == nil {
-                processes[pid] = (record.comm, record.parents ?? [])
-            }
-        }
         self.crash = crash
         self.before = before
         // Data a failed fsync gave up (`fsync-fail-clean`, or any EIO under `--fsync-failure`) was lost at that fsync,
@@ -41,7 +35,7 @@ public struct CrashLoss: Sendable {
         let failedSeqs = Set(before[since...].filter { ($0.op == "fsync" || $0.op == "fdatasync") && $0.result < 0 }
             .flatMap { $0.dropped ?? [] })
         self.dropped = before.filter { (droppedSeqs.contains($0.seq) || failedSeqs.contains($0.seq)) && $0.result >= 0 }
-        self.processes = processes
+        self.processes = OpLogProcesses(records)
         if let detail = crash.detail, detail.hasPrefix("torn seq "), let seq = UInt64(detail.dropFirst(9)),
            let record = before.last(where: { $0.seq == seq }), let cut = crash.offset {
             torn = (record, cut)
@@ -71,11 +65,10 @@ public struct CrashLoss: Sendable {
 
     /// The process of a record and its parents (nearest first): what a runner maps to the child it started.
     public func chain(_ record: OpRecord) -> [Int32] {
-        guard let pid = record.pid else { return [] }
-        return [pid] + (processes[pid]?.parents ?? [])
+        record.pid.map(processes.chain) ?? []
     }
 
-    public func command(_ record: OpRecord) -> String? { record.pid.flatMap { processes[$0]?.comm ?? nil } }
+    public func command(_ record: OpRecord) -> String? { record.pid.flatMap(processes.command) }
 
     /// Whether an operation changes a directory entry (made durable by an fsync of the directory) rather than a
     /// file's data (made durable by an fsync of the file).

@@ -40,17 +40,8 @@ extension FaultFSVolume {
         }
         guard let mark = records.last(where: { $0.op == "mark" && $0.seq == markSeq }) ?? records.last(where: { $0.op == "mark" }) else { return nil }
         let offset = now - mark.t
-        var processes: [Int32: (comm: String?, parents: [Int32])] = [:]
-        for record in records {
-            if let pid = record.pid, record.comm != nil || record.parents != nil, processes[pid] == nil {
-                processes[pid] = (record.comm, record.parents ?? [])
-            }
-        }
-        func named(_ pid: Int32?) -> String? {
-            guard let pid else { return nil }
-            if pid == getpid() { return "the runner" }
-            return name([pid] + (processes[pid]?.parents ?? [])) ?? processes[pid]?.comm.map { "\($0) (pid \(pid))" }
-        }
+        let processes = OpLogProcesses(records)
+        func named(_ pid: Int32?) -> String? { pid.map { processes.actor(of: $0, runner: getpid(), child: name) } }
         var activity = StoreActivity()
         var walLength: Int64 = 0
         for write in writes where write.wal {

@@ -134,11 +134,6 @@ extension ScenarioRunner {
     /// call when it was another program (a script's `cp`); the runner itself; or the command and pid.
     func actor(of record: OpRecord, loss: CrashLoss) -> String? {
         guard let pid = record.pid else { return nil }
-        let command = loss.command(record)
-        if pid == getpid() { return "the runner" }
-        if let child = childRegistry?.name(ofAny: loss.chain(record)) {
-            return command.map { "\(child) (\($0))" } ?? child
-        }
-        return "\(command ?? "process") (pid \(pid))"
+        return loss.processes.actor(of: pid, runner: getpid()) { self.childRegistry?.name(ofAny: $0) }
     }
 }
