@@ -98,17 +98,20 @@ public struct DeepSearch {
 
     /// The kinds of call the probe counts, and the walks made of them: crash right after each persistence point
     /// (fsync, directory fsync, rename, unlink) in each crash mode; EIO at each write (or `copy_file_range`, what
-    /// cp uses), fsync and rename (not at close: FaultFS's flush and release consult no rule); an fsync that fails
+    /// cp uses), fsync and rename, and at each close (`flush`: one per close(2) of each descriptor of a file, its
+    /// bytes left as they were, docs/faultfs.md; a program that ignores the error or stops on it holds, one that
+    /// then deletes or changes what it was given does not); an fsync that fails
     /// and drops the file's unsynced data (Linux's behaviour after a failed writeback: `fsync-fail-clean`, docs/faultfs.md), so a program that ignores the error
     /// and reports success leaves a backup that differs; ENOSPC and a short write at each write. The cheap, short walks come
     /// first, so a budget cuts the long write walks, not the persistence points.
-    public static let probedOps = ["write", "copy_file_range", "fsync", "fsyncdir", "rename", "unlink", "open"]
+    public static let probedOps = ["write", "copy_file_range", "fsync", "fsyncdir", "rename", "unlink", "open", "flush"]
     static let walkShapes: [(ops: [String], action: String)] = [
         (["fsync", "fsyncdir", "rename", "unlink"], "crash keep-none"),
         (["fsync", "fsyncdir", "rename", "unlink"], "crash reorder"),
         (["fsync", "fsyncdir", "rename"], "crash torn"),
         (["fsync", "fsyncdir", "rename"], "errno EIO"),
         (["fsync"], "fsync-fail-clean"),
+        (["flush"], "errno EIO"),
         (["write", "copy_file_range"], "errno EIO"),
         (["write", "copy_file_range"], "errno ENOSPC"),
         (["write"], "short-write 1"),

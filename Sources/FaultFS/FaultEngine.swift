@@ -52,7 +52,8 @@ final class FaultEngine: Sendable {
     private let armedCount = Atomic<Int>(0)
     /// Ran/matched/fired per op and file class (the `coverage` verb).
     let coverage = CoverageCounters()
-    /// Set when a `crash` rule fired: every later call fails with EIO until `thaw()` (the crash verb).
+    /// Set when a `crash` rule fired: every later call but a close (`flush`) fails with EIO until `thaw()` (the
+    /// crash verb).
     private let frozen = Atomic<Bool>(false)
     /// The pid of the process making the current call (FUSE's context), when the engine runs inside FUSE.
     private let callerPID: (@Sendable () -> Int32?)?
@@ -142,7 +143,11 @@ final class FaultEngine: Sendable {
     func evaluate(_ op: FaultOp, paths: [String], bytes: Int = 0) -> FaultDecision {
         let fileClass = FileClass.of(paths.first ?? "", op: op)
         coverage.add(op, fileClass, .ran)
-        if frozen.load(ordering: .relaxed) { return FaultDecision(ruleID: "frozen", action: .errno("EIO")) }
+        if frozen.load(ordering: .relaxed) {
+            // A close changes nothing on the disk, and close works after the crash the freeze waits for: it is not
+            // failed (a program whose close failed would report it before the crash cut it short).
+            return op == .flush ? .none : FaultDecision(ruleID: "frozen", action: .errno("EIO"))
+        }
         if armedCount.load(ordering: .relaxed) == 0 { return .none }
         var matchedAny = false
         let decision: FaultDecision = state.withLock { s in

@@ -106,6 +106,11 @@ public struct FaultRule: Codable, Sendable, Equatable {
         switch action {
         case .errno(let name):
             if ErrnoNames.value(of: name) == nil { return "unknown errno name \(name)" }
+            // The kernel takes ENOSYS from a flush as "flush not implemented": that close returns 0 and no later
+            // close reaches the daemon (libfuse's fuse_lowlevel.h, flush), so the rule would silently do nothing.
+            if name.uppercased() == "ENOSYS" && covers(.flush) {
+                return "errno ENOSYS cannot fail a close: the kernel takes it from flush as 'not implemented' and stops sending flushes; name the other ops instead of any/flush"
+            }
         case .shortWrite(let n):
             if n < 0 { return "short-write needs N >= 0" }
             if !covers(.write) { return "short-write needs op write" }

@@ -326,7 +326,22 @@ extension FaultFileSystem {
         return r < 0 ? -Int64(errno) : Int64(r)
     }
 
-    func flush(_ fi: UnsafeMutablePointer<fuse_file_info>?) -> Int32 { 0 }
+    /// close(2) of one file descriptor. FUSE sends a flush for every close of every descriptor of an open file
+    /// (dup'd and inherited ones too, and the closes a process's exit makes), and its result is what that close(2)
+    /// returns; `release` comes once, after the last, and the kernel ignores its result. So close is failed or held
+    /// here: the rules are consulted like any other call's (`errno NAME`, `delay MS`, `crash`). Nothing is written
+    /// back at close (every write already reached the unsynced cache, as on a local file system), so a failed close
+    /// leaves the file's bytes and what is durable exactly as they were (docs/faultfs.md, "EIO at close"). A handle
+    /// opened before a crash closes without consulting the rules: close works after a crash. The call is logged only
+    /// when a rule fired on it, as reads are: every close would otherwise be a record.
+    func flush(_ fi: UnsafeMutablePointer<fuse_file_info>?) -> Int32 {
+        guard let fi, let h = liveHandle(fi.pointee.fh) else { return 0 }
+        let d = check(.flush, [h.path])
+        guard let ruleID = d.ruleID else { return 0 }
+        let result = -(d.errnoValue ?? 0)
+        logOp("flush", h.path, result: Int64(result), fault: ruleID) { $0.ino = h.ino }
+        return result
+    }
 
     func release(_ path: String?, _ fi: UnsafeMutablePointer<fuse_file_info>?) -> Int32 {
         guard let fi, let h = removeHandle(fi.pointee.fh) else { return 0 }

@@ -32,6 +32,7 @@ extension ScenarioRunner {
             record.liveAtEnd = Measure.store(live, label: "live store at the end", state: true)
         }
         record.processes = appProcessExits()
+        measureBackupsAfterFailedSteps()
         measureCloud(transactions: transactions)
         measureDevices()
         measureRelocations(history: history, finalLive: live)

@@ -9,7 +9,7 @@ public enum InvariantRegistry {
     public static let all: [any Invariant] = [
         RestoreDetectsDamage(), Integrity(), NoDuplicates(), WalContentCarried(), SnapshotConsistent(), BlobsCarried(),
         RestoreEqualsBackup(), RestoreOpens(), DurableAfterCrash(), LiveStoreUnaffected(), MetadataPreserved(),
-        BackupCompletes(), BackupDurable(), ReaderConsistent(), RestoreDurable(), RestoreAtTime(), ConnectionsAgree(),
+        BackupCompletes(), BackupDurable(), PreviousBackupIntact(), ReaderConsistent(), RestoreDurable(), RestoreAtTime(), ConnectionsAgree(),
         CloudConsistent(), RelocationCompletes(), RelocationCarriesCommits(), MetricsWithinBounds(), NoRunaway(),
         AppDurable(), SavesAfterMigrate(),
     ]

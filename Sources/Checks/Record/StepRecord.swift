@@ -49,6 +49,8 @@ public struct BackupMeasurement: Sendable, Codable {
     public var onVolume: Bool
     /// What a later crash left of it.
     public var afterCrash: BackupAfterCrash?
+    /// What a later backup step that failed left of it (a run without a crash).
+    public var afterFailedStep: BackupAfterFailedStep?
 
     public init(store: StoreMeasurement, onVolume: Bool) {
         self.store = store
