@@ -23,10 +23,11 @@ import Testing
         settings.makeVolume = StoreVolumes.make
         let search = DeepSearch(situation: situation.scenario, file: situation.file.path, directory: scratch.path("deep"), settings: settings)
         let target = try #require(search.targets.first { $0.program == "backup" })
-        let (_, calls) = try search.probe(target)
-        let walk = try #require(DeepSearch.plan(target.program, calls: calls).first { $0.ops == ["flush"] }, "the probe counted no close: \(calls)")
-        let config = FaultWalk.Config(scenarioFile: situation.file.path, ops: walk.ops, path: walk.path, action: walk.action, max: walk.count,
-                                      stopAtFailure: true, actor: target.actor, excused: ["backup-completes"])
+        let (_, calls, sequence) = try search.probe(target)
+        let walk = try #require(DeepSearch.plan(target.program, calls: calls, sequence: sequence).first { $0.ops == ["flush"] },
+                                "the probe counted no close: \(calls)")
+        #expect(walk.only == nil, "closes are each walked")
+        let config = DeepSearch.config(of: walk, file: situation.file.path, actor: target.actor, interleaving: false)
         let state = try FaultWalk(base: target.base, config: config, directory: scratch.path("walk"), settings: settings).run()
         return (walk.count, state)
     }
