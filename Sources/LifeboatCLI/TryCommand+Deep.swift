@@ -64,7 +64,7 @@ extension TryCommand {
                 }
                 show("CAUGHT \(finding.violated.joined(separator: ", ")) at \(finding.walk), N=\(finding.n): \(finding.operation)", "  ")
                 if let consequence = invariant?.consequence { show(consequence, "    ") }
-                if let evidence = finding.evidence.first { show("e.g. " + FindingText.relativePaths(TryProgram.sentence(evidence)), "    ") }
+                if let evidence = finding.evidence.first { show("e.g. " + FindingText.relativePaths(FindingText.firstSentence(evidence)), "    ") }
                 if let cause = finding.cause { show("cause: \(FindingText.firstClause(cause))", "    ") }
                 if let fix = invariant?.fix { show("fix: \(fix)", "    ") }
                 if let repro = finding.repro { show("repro: lifeboat replay \(repro)", "    ") }

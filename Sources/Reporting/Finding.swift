@@ -68,6 +68,13 @@ public enum FindingText {
     }
 
     /// The first clause of `text`: up to its first "; " (a cause lists the dropped operations one per clause).
+    /// The first sentence of `text` (up to ". " or "; "), on one line: a piece of evidence quoted in a line.
+    public static func firstSentence(_ text: String) -> String {
+        let flat = oneLine(text)
+        let end = [flat.range(of: ". ")?.lowerBound, flat.range(of: "; ")?.lowerBound].compactMap { $0 }.min() ?? flat.endIndex
+        return String(flat[..<end])
+    }
+
     public static func firstClause(_ text: String) -> String {
         let flat = oneLine(text)
         guard let end = flat.range(of: "; ")?.lowerBound else { return flat }

@@ -134,12 +134,12 @@ public enum TryProgram {
                 let names = cell.violated.isEmpty ? "a step failed" : cell.violated.joined(separator: ", ")
                 lines += wrapped("\(pad(cell.situation))  CAUGHT \(names) \(seedCount(failing.count, of: seeds))", pad("") + "  ")
                 if cell.violated.isEmpty, let failure = failing.first?.failures.first {
-                    lines += wrapped("\(pad(""))    \(sentence(FindingText.relativePaths(failure)))", pad("") + "      ")
+                    lines += wrapped("\(pad(""))    \(FindingText.firstSentence(FindingText.relativePaths(failure)))", pad("") + "      ")
                 }
             } else if let reason = cell.notExercised {
                 lines += wrapped("\(pad(cell.situation))  not exercised: \(reason)", pad("") + "  ")
             } else if cell.isNotRun {
-                lines += wrapped("\(pad(cell.situation))  NOT RUN: \(sentence(cell.notRunRuns.first?.notRun ?? ""))", pad("") + "  ")
+                lines += wrapped("\(pad(cell.situation))  NOT RUN: \(FindingText.firstSentence(cell.notRunRuns.first?.notRun ?? ""))", pad("") + "  ")
             } else {
                 lines.append("\(pad(cell.situation))  held" + (seeds > 1 ? seedCount(seeds, of: seeds) : ""))
             }
@@ -202,13 +202,6 @@ public enum TryProgram {
 
     /// " (2/3 seeds)", " (1/1 seed)".
     static func seedCount(_ count: Int, of seeds: Int) -> String { " (\(count)/\(seeds) seed\(seeds == 1 ? "" : "s"))" }
-
-    /// The first clause of `text` (up to ". " or "; "), on one line.
-    public static func sentence(_ text: String) -> String {
-        let flat = FindingText.oneLine(text)
-        let end = [flat.range(of: ". ")?.lowerBound, flat.range(of: "; ")?.lowerBound].compactMap { $0 }.min() ?? flat.endIndex
-        return String(flat[..<end])
-    }
 
     /// `--save DIR`: the scenario files `try` ran, flattened (no `extends:`), each expecting `pass`, with a copy of
     /// the script each command line names beside them (`ProgramFiles.place`: one in or under `workingDirectory`;
