@@ -82,6 +82,8 @@ public struct CrashStateEnumerator {
     let supportFolder: URL?
     /// Inodes renamed onto a tracked path somewhere in the log: their writes are followed from the start.
     let followed: Set<UInt64>
+    /// The run's restores: from each one's start on, the backup it restores is a right state too.
+    var restores: [CrashStateRestore] = []
 
     /// - Parameters: `records` from the mark on; `start` the files at the mark; `databaseName` e.g. "/Library.sqlite".
     public init(records: [OpRecord], log: URL, start: [String: Data], databaseName: String, oracle: Oracle, clockOffset: Double,
@@ -276,7 +278,7 @@ public struct CrashStateEnumerator {
                 if context.reuse { context.bySequence[sequence] = examination }
             }
             let state = State(point: point.seq, variant: variant, kept: kept.map(\.seq), tornCut: tornCut)
-            let problems = examination.problems(at: pointTime, acknowledgements: context.acknowledgements(oracle))
+            let problems = examination.problems(at: pointTime, acknowledgements: context.acknowledgements(oracle), restores: restores)
             summary.statesChecked += 1
             summary.variants[String(variant.split(separator: " ").first ?? ""), default: 0] += 1
             if let short = examination.shortMain {

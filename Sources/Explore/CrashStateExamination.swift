@@ -82,9 +82,20 @@ struct CrashStateExamination: Sendable, Codable, Equatable {
     }
 
     /// The problems of this state at a persistence point of `time` (the history's clock): a writer whose state is
-    /// no prefix of its history, or one missing a transaction acknowledged before the point.
-    func problems(at time: Double, acknowledgements: CrashStateAcknowledgements) -> [String] {
+    /// no prefix of its history, or one missing a transaction acknowledged before the point. From the start of a
+    /// restore on (`restores`), the store the restore was given back is right too, whatever was acknowledged before
+    /// it: a restore rolls the store back on purpose. Once the restore has reported success, only that store is
+    /// (the old one coming back is the restore's loss, `restore-durable`).
+    func problems(at time: Double, acknowledgements: CrashStateAcknowledgements, restores: [CrashStateRestore] = []) -> [String] {
         guard problems.isEmpty else { return problems }
+        if let restore = restores.last(where: { $0.start <= time }) {
+            if reflected == restore.backup { return [] }
+            if let end = restore.end, end <= time {
+                return ["\(restore.name) reported success at \(String(format: "%.3f", end)) s, but the store is not the backup it restored"
+                        + " (" + reflected.map { "writer \($0.writer): \($0.prefix.map(String.init) ?? "no prefix")" }.joined(separator: ", ")
+                        + "; the backup: " + restore.backup.map { "writer \($0.writer): \($0.prefix.map(String.init) ?? "no prefix")" }.joined(separator: ", ") + ")"]
+            }
+        }
         var found: [String] = []
         for match in reflected {
             guard let present = match.prefix else {

@@ -70,9 +70,10 @@ public enum CrashStateRun {
             let all = try OpLog.read(log)
             guard let mark = all.first(where: { $0.seq == markSeq }) else { throw RunError.environment("no log mark in \(log.path)") }
             let oracle = Oracle(transactions: HistoryReader.transactions(in: scratch.appendingPathComponent("history")), initial: [:])
-            let enumerator = CrashStateEnumerator(records: all.filter { $0.seq > markSeq }, log: log, start: files,
+            var enumerator = CrashStateEnumerator(records: all.filter { $0.seq > markSeq }, log: log, start: files,
                                                   databaseName: "/Library.sqlite", oracle: oracle, clockOffset: markTime - mark.t,
                                                   supportFolder: scratch.appendingPathComponent("store-backing/.Library_SUPPORT"))
+            enumerator.restores = CrashStateRestore.of(result, oracle: oracle, scratch: scratch)
             return Recording(enumerator: enumerator, result: result, runDirectory: runDirectory,
                              states: scratch.appendingPathComponent("states"), scratch: scratch)
         } catch {

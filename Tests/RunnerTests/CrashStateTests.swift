@@ -1,4 +1,5 @@
-import Explore
+@testable import Explore
+import Checks
 import Foundation
 import Reporting
 import LifeboatTestSupport
@@ -78,5 +79,36 @@ import Testing
         #expect(result.coverage?.crashStatesExamined == summary.statesExamined)
         let markdown = MarkdownReport.render(result)
         #expect(markdown.contains("\(summary.statesChecked) crash states checked"))
+    }
+}
+
+/// Crash states of a run with a restore: from the restore's start on, the backup it restores is a right state (a
+/// restore rolls the store back on purpose); once it has reported success, only that backup is.
+@Suite(.serialized) struct CrashStateRestoreTests {
+    /// A correct restore (copied, synced, renamed, the folder synced) is not reported as lost commits at the end of
+    /// the log, where the enumerator used to hold the restored store to every commit acknowledged before it.
+    @Test func aCorrectRestoreIsNotReportedAsLostCommits() throws {
+        let scratch = try Scratch("states-restore")
+        let file = DrillTests.scenarios.appendingPathComponent("restore-script-syncs.yaml")
+        let scenario = try ScenarioParser.parse(file: file)
+        let settings = ScenarioRunner.Settings(reportsRoot: scratch.path("reports"), scratchRoot: scratch.path("scratch"))
+        let (summary, _) = try CrashStateRun.run(scenario, file: file.path, settings: settings, maxPoints: 4, seed: 1)
+        let rolledBack = summary.failures.filter { $0.problems.contains { $0.contains("acknowledged before this point") } }
+        #expect(rolledBack.isEmpty, "\(rolledBack.prefix(2))")
+    }
+
+    @Test func theRestoredBackupIsRightFromTheRestoresStartAndOnlyItOnceItReportedSuccess() {
+        let oracle = Oracle(transactions: [], initial: [:])
+        let acknowledged = CrashStateAcknowledgements(oracle)
+        let restore = CrashStateRestore(name: "restore-1", start: 5, end: 6, backup: [.init(writer: 1, prefix: 10)])
+        var old = CrashStateExamination()
+        old.reflected = [.init(writer: 1, prefix: 20)]
+        var restored = CrashStateExamination()
+        restored.reflected = [.init(writer: 1, prefix: 10)]
+        #expect(old.problems(at: 5.5, acknowledgements: acknowledged, restores: [restore]).isEmpty, "the old store, while the restore runs")
+        #expect(restored.problems(at: 5.5, acknowledgements: acknowledged, restores: [restore]).isEmpty)
+        #expect(restored.problems(at: 7, acknowledgements: acknowledged, restores: [restore]).isEmpty)
+        let lost = old.problems(at: 7, acknowledgements: acknowledged, restores: [restore])
+        #expect(lost.first?.contains("restore-1 reported success at 6.000 s, but the store is not the backup it restored") == true, "\(lost)")
     }
 }
