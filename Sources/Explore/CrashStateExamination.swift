@@ -91,9 +91,11 @@ struct CrashStateExamination: Sendable, Codable, Equatable {
         if let restore = restores.last(where: { $0.start <= time }) {
             if reflected == restore.backup { return [] }
             if let end = restore.end, end <= time {
+                func prefixes(_ list: [Reflected]) -> String {
+                    list.map { "writer \($0.writer): \($0.prefix.map(String.init) ?? "no prefix")" }.joined(separator: ", ")
+                }
                 return ["\(restore.name) reported success at \(String(format: "%.3f", end)) s, but the store is not the backup it restored"
-                        + " (" + reflected.map { "writer \($0.writer): \($0.prefix.map(String.init) ?? "no prefix")" }.joined(separator: ", ")
-                        + "; the backup: " + restore.backup.map { "writer \($0.writer): \($0.prefix.map(String.init) ?? "no prefix")" }.joined(separator: ", ") + ")"]
+                        + " (\(prefixes(reflected)); the backup: \(prefixes(restore.backup)))"]
             }
         }
         var found: [String] = []

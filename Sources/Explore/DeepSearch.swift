@@ -33,13 +33,13 @@ public struct DeepSearch {
         public var step: Int
         public var base: Scenario
         /// The live store's files on the volume ("/Library.sqlite*"): the program's opens of them are counted,
-        /// and an interleaving target delays them.
+        /// and an interleaving target holds them.
         public var storeGlob: String
         /// An interleaving target: the program's open of a store file is held while the app does `work`
         /// (`while_held`: commits, a checkpoint), instead of the crash and fault walks.
         public var work: [String]?
         /// Whether this is an interleaving target.
-        public var interleaving = false
+        public var interleaving: Bool { work != nil }
     }
 
     /// One walk of the plan: over which of the program's calls, with what at the Nth, and how many Ns there are.
@@ -165,7 +165,7 @@ public struct DeepSearch {
                 // One backup only: the one held, so a finding is about that interleaving, not a race of another.
                 interleaved.schedule = [second]
                 targets.append(Target(program: "backup+\(name)", actor: "backup-0", step: 0, base: interleaved,
-                                      storeGlob: glob, work: work, interleaving: true))
+                                      storeGlob: glob, work: work))
             }
             if let restore {
                 var base = common
@@ -295,7 +295,7 @@ public struct DeepSearch {
                 }
                 continue
             }
-            let config = Self.config(of: walk, file: file, actor: target.actor, interleaving: target.interleaving)
+            let config = Self.config(of: walk, file: file, actor: target.actor)
             let label = walk.label
             let state = try FaultWalk(base: target.base, config: config, directory: folder, settings: settings,
                                       progress: { line in progress("\(label) \(line)") }, deadline: deadline).run()
@@ -322,8 +322,8 @@ public struct DeepSearch {
     /// The fault walk of one walk of the plan: its Ns (every call up to `count`, or the chosen ones of a grouped
     /// walk, up to the last of them), stopping at the first failure; a program that reports failure when its call
     /// fails is right in the fault walks (`backup-completes` excused), not in the crash walks or interleavings.
-    public static func config(of walk: Walk, file: String, actor: String, interleaving: Bool) -> FaultWalk.Config {
-        let crash = walk.action.hasPrefix("crash")
+    public static func config(of walk: Walk, file: String, actor: String) -> FaultWalk.Config {
+        let crash = walk.action.hasPrefix("crash"), interleaving = walk.whileHeld != nil
         return FaultWalk.Config(scenarioFile: file, ops: walk.ops, path: walk.path, action: walk.action, max: walk.only?.last ?? walk.count,
                                 stopAtFailure: true, actor: actor, excused: crash || interleaving ? nil : ["backup-completes"],
                                 only: walk.only, whileHeld: walk.whileHeld)

@@ -32,7 +32,7 @@ extension ScenarioRunner {
     private func armScopedFaults(for child: ChildRegistry.Child, volume: FaultFSVolume) throws {
         let sidecarName = child.name.hasPrefix("sidecar-") ? String(child.name.dropFirst("sidecar-".count).split(separator: ".").first ?? "") : nil
         for (index, rule) in scenario.faults.rules.enumerated() where rule.isScoped {
-            let actorMatches = rule.actor.map { fnmatch($0, child.name, 0) == 0 }
+            let actorMatches = rule.hasActor(child.name)
             if let whileSidecar = rule.whileSidecar {
                 guard whileSidecar == sidecarName else { continue }
                 // While this sidecar runs: every caller, or the actor's calls only when one is named too.

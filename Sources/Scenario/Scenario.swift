@@ -247,6 +247,8 @@ public struct Scenario: Sendable, Equatable, Codable {
         /// MODE"); the runner then lets the call go on. Turns scheduler only, so the moment is the same every run.
         public var whileHeld: [String]?
         public var isScoped: Bool { actor != nil || whileSidecar != nil }
+        /// Whether the run's child `name` is this rule's `actor` (nil: the rule names no actor).
+        public func hasActor(_ name: String) -> Bool? { actor.map { fnmatch($0, name, 0) == 0 } }
         public init() {}
     }
 

@@ -27,7 +27,7 @@ import Testing
         let walk = try #require(DeepSearch.plan(target.program, calls: calls, sequence: sequence).first { $0.ops == ["flush"] },
                                 "the probe counted no close: \(calls)")
         #expect(walk.only == nil, "closes are each walked")
-        let config = DeepSearch.config(of: walk, file: situation.file.path, actor: target.actor, interleaving: false)
+        let config = DeepSearch.config(of: walk, file: situation.file.path, actor: target.actor)
         let state = try FaultWalk(base: target.base, config: config, directory: scratch.path("walk"), settings: settings).run()
         return (walk.count, state)
     }

@@ -57,7 +57,7 @@ import Testing
         #expect(eio?.only == [1, 3, 4, 23, 24, 28, 29, 30, 31] && eio?.count == 9 && eio?.calls == writes + 2)
         #expect(walks.first { $0.action == "short-write 1" }?.only == [1, 3, 4, 23, 24, 28, 29])
         // The walk runs every chosen N: its last is the 31st call, well past the walk's 9 points.
-        let config = DeepSearch.config(of: try #require(eio), file: "x.yaml", actor: "backup-1", interleaving: false)
+        let config = DeepSearch.config(of: try #require(eio), file: "x.yaml", actor: "backup-1")
         #expect(config.max == 31 && config.only == eio?.only && config.excused == ["backup-completes"])
         let fsync = walks.first { $0.action == "fsync-fail-clean" }
         #expect(fsync?.only == nil && fsync?.count == 1, "persistence points are each walked")

@@ -105,7 +105,7 @@ extension ScenarioRunner {
         // A rule scoped to this step's process is armed once the process has started (ScopedFaults): the process
         // waits at a start gate until then, so a quick program's first calls are inside the rule's scope too.
         let startGate = scratch.appendingPathComponent("start-\(name)")
-        let scoped = scenario.faults.rules.contains { rule in rule.actor.map { fnmatch($0, name, 0) == 0 } == true }
+        let scoped = scenario.faults.rules.contains { $0.hasActor(name) == true }
         if scoped { arguments += ["--start-gate", startGate.path] }
         let child = try children.start(name, executable: executable, arguments: arguments, environment: environment)
         if scoped { _ = FileManager.default.createFile(atPath: startGate.path, contents: nil) }
