@@ -19,7 +19,7 @@ extension ScenarioRunner {
         guard !crashedByRule, let mode = crashRuleMode, let faultFS = volume as? FaultFSVolume, try faultFS.isFrozen() else { return false }
         crashedByRule = true
         let hit = faultFS.faultHits { self.childRegistry?.name(ofAny: $0) }.values.first
-        frozenAt = hit?.at.map { $0 - epoch } ?? now()
+        record.frozenAt = hit?.at.map { $0 - epoch } ?? now()
         var plan = Scenario.Crash()
         plan.mode = mode
         try simulateCrash(plan, children: children, volume: volume, live: live,

@@ -11,12 +11,12 @@ extension ScenarioRunner {
     /// any other; the app's coordinator then holds the copy, so its later commits go to the backup and
     /// `live-store-unaffected` finds them missing from the live store, the pitfall seeds 000 and 001 warn about.
     func runInAppMigrate(_ index: Int, _ step: Scenario.Step, _ context: EventContext) throws {
-        let repeated = operations.filter { $0.name.hasPrefix("backup-\(index)") }.count
+        let repeated = record.operations.filter { $0.name.hasPrefix("backup-\(index)") }.count
         let name = "backup-\(index)" + (step.times > 1 ? ".\(repeated + 1)" : "")
         let round = currentRound.number
         guard let app = writerChildren.first(where: { $0.isRunning && Int($0.name.dropFirst("writer-".count)).map { WriterRound.round(of: $0) } == round })
         else {
-            errors.append("\(name): no writer of round \(round) is running to migrate on its own coordinator (coordinator: app)")
+            record.errors.append("\(name): no writer of round \(round) is running to migrate on its own coordinator (coordinator: app)")
             return
         }
         let base = scenario.faults.backupsOnVolume ? context.volume.directory : context.scratch
@@ -40,7 +40,7 @@ extension ScenarioRunner {
         if removeCopy { details["savesAfterMigrate"] = "fail" }
         if let response { (details["objects"], details["bytesLoaded"]) = (String(response.objects), String(response.bytesLoaded)) }
         let error = response?.error ?? (response == nil ? "\(app.name) ended before it served the request" : nil)
-        operations.append(OperationSummary(name: name, action: "backup", strategy: step.strategy, start: start, end: end, succeeded: succeeded,
+        record.operations.append(OperationSummary(name: name, action: "backup", strategy: step.strategy, start: start, end: end, succeeded: succeeded,
                                            store: target.path, details: details, error: error))
         // Judged as any backup: the step's label says on whose coordinator it ran.
         var stepRecord = StepRecord(name: name, index: index, action: .backup, strategy: "\(step.strategy), on the app's coordinator",

@@ -12,7 +12,7 @@ extension ScenarioRunner {
         var labels: [Int: String] = [:]
         for (index, step) in scenario.schedule.enumerated() {
             let name = "\(step.action.rawValue)-\(index)"
-            guard let op = operations.first(where: { $0.name == name || $0.name == name + ".1" }) else { continue }
+            guard let op = record.operations.first(where: { $0.name == name || $0.name == name + ".1" }) else { continue }
             labels[index] = "\(op.name) (\(step.strategy))"
             guard op.succeeded else { continue }
             var values = ["seconds": op.end - op.start]

@@ -19,10 +19,8 @@ extension ScenarioRunner {
     func completeRecord(history: URL, live: URL, runID: String, startedAt: String) {
         record.runID = runID
         record.startedAt = startedAt
-        record.initial = initial
         let transactions = HistoryReader.transactions(in: history)
         record.transactions = transactions
-        record.frozenAt = crashedByRule ? frozenAt : nil
         record.rounds = (rounds.isEmpty ? [currentRound] : rounds).map {
             RoundRecord(number: $0.number, start: $0.start, base: $0.base, liveBeforeRestore: $0.liveBeforeRestore, liveBeforeRestoreAt: $0.liveBeforeRestoreAt)
         }
@@ -51,16 +49,10 @@ extension ScenarioRunner {
         }
         var metrics: [String: Double] = ["commits": Double(transactions.filter { $0.outcome == .committed }.count)]
         metrics["commitsPerSecond"] = metrics["commits"]! / max(0.001, writers.compactMap(\.lastCommit).max() ?? 1)
-        for op in operations { if let peak = op.details["peakRSSKiB"].flatMap(Double.init) { metrics["\(op.name).peakRSSKiB"] = peak } }
+        for op in record.operations { if let peak = op.details["peakRSSKiB"].flatMap(Double.init) { metrics["\(op.name).peakRSSKiB"] = peak } }
         metrics["storeBytes"] = Double((StoreFiles.size(live) ?? 0) + (StoreFiles.size(StoreFiles(live).wal) ?? 0))
         record.writers = writers
         record.metrics = metrics
-        record.events = events
-        record.operations = operations
-        record.faults = faultSummaries
-        record.coverage = coverage
-        record.errors = errors
-        record.environmentError = environmentError
         record.seconds = now()
     }
 

@@ -25,7 +25,7 @@ struct WriterRoundState {
 
 extension ScenarioRunner {
     /// The round that is running (round 0 before the store is generated).
-    var currentRound: WriterRoundState { rounds.last ?? WriterRoundState(number: 0, start: 0, base: initial, baseNotes: [], liveBeforeRestore: nil) }
+    var currentRound: WriterRoundState { rounds.last ?? WriterRoundState(number: 0, start: 0, base: record.initial, baseNotes: [], liveBeforeRestore: nil) }
 
     /// The live store as the first restore of the current round found it: the store the round's writers left.
     var liveBeforeRestore: StoreState? {

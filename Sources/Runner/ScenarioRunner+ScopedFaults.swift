@@ -24,7 +24,7 @@ extension ScenarioRunner {
             // After the crash the volume is what recovery left: nothing more is injected.
             guard self.record.crash == nil else { return }
             do { try self.armScopedFaults(for: child, volume: faultFS) } catch {
-                self.errors.append("arming a scoped fault rule for \(child.name): \(error)")
+                self.record.errors.append("arming a scoped fault rule for \(child.name): \(error)")
             }
         }
     }

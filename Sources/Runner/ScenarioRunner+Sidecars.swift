@@ -93,11 +93,11 @@ extension ScenarioRunner {
             if !Self.hasExited(entry.child) { stopSidecar(position) } else { endSidecar(position, ending: Self.ending(of: entry.child, crashed: record.crash != nil)) }
         }
         for sidecar in state.pending {
-            errors.append("sidecar \(sidecar.name) never started (start: \(sidecar.start); the run ended first)")
+            record.errors.append("sidecar \(sidecar.name) never started (start: \(sidecar.start); the run ended first)")
         }
         state.pending = []
-        for entry in state.entries where environmentError == nil {
-            if let reason = Self.environmentFailure(of: entry.child) { environmentError = "sidecar \(entry.sidecar.name): \(reason)" }
+        for entry in state.entries where record.environmentError == nil {
+            if let reason = Self.environmentFailure(of: entry.child) { record.environmentError = "sidecar \(entry.sidecar.name): \(reason)" }
         }
         for entry in state.entries {
             let output = entry.child.output
@@ -108,7 +108,7 @@ extension ScenarioRunner {
                                                      "log": "\(entry.label).log"],
                                            error: clean ? nil : "\(entry.ending ?? "?"): \(String(output.suffix(400)))")
             summary.details["outputTail"] = String(output.suffix(600))
-            operations.append(summary)
+            record.operations.append(summary)
         }
     }
 

@@ -95,7 +95,7 @@ extension ScenarioRunner {
             }
             if try !grantTurn() {
                 if !timeline.hasStepsDue(afterWriters: true) {
-                    errors += timeline.neverDue
+                    record.errors += timeline.neverDue
                     break
                 }
             }

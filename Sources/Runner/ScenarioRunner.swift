@@ -44,13 +44,11 @@ public final class ScenarioRunner {
     let settings: Settings
     let executable: URL
     var epoch = Date().timeIntervalSince1970
-    var events: [TimelineEvent] = []
-    var operations: [OperationSummary] = []
-    /// What the run observed and measured: the judge's only input (Checks/Record).
+    /// What the run observed and measured, and the run's store of truth: every event, operation, fault, error
+    /// and measurement is written here when it happens, never kept beside it and copied in at the end. It is the
+    /// judge's only input (Checks/Record) and the reports' only source.
     var record: RunRecord
-    var errors: [String] = []
     var log: [String] = []
-    var faultSummaries: [FaultSummary] = []
     /// The rounds of writers (ScenarioRunner+Rounds.swift): one, or one more after each restore with
     /// `writers.after_restore: continue`; each holds the live store as the restore that ended it found it.
     var rounds: [WriterRoundState] = []
@@ -59,15 +57,11 @@ public final class ScenarioRunner {
     /// What the last crash on a FaultFS volume dropped, from its op log, and the volume's root: the causes of
     /// durability findings (ScenarioRunner+Causes).
     var crashLoss: (loss: CrashLoss, root: URL, log: URL)?
-    var initial: [UUID: String] = [:]
     var liveAtStart = StoreState()
     /// Children of the run, for naming the process behind a fault; coverage read before the unmount; whether a
     /// `crash` fault rule crashed the volume (see ScenarioRunner+FaultCrash).
     var childRegistry: ChildRegistry?
-    var coverage: RunCoverage?
     var crashedByRule = false
-    /// When the crash rule froze the volume (run clock), for telling its EIO artifacts from real failures.
-    var frozenAt: Double?
     let sidecarState = SidecarState()
     /// Where the CloudKit steps left the live store and the zone (Events/CloudStepEvent.swift).
     let cloudState = CloudRunState()
@@ -79,8 +73,6 @@ public final class ScenarioRunner {
     let scopedFaults = ScopedFaults()
     /// The planned events and when each comes due (Timeline.swift); the schedulers dispatch what it says is due.
     var timeline: Timeline
-    /// Set when a program of the run could not start (ScenarioRunner+Environment): the run then judges nothing.
-    var environmentError: String?
     /// The run's scratch directory (kept after the run only with `keepScratch`).
     public private(set) var scratchDirectory: URL?
 
@@ -96,7 +88,7 @@ public final class ScenarioRunner {
     func now() -> Double { Date().timeIntervalSince1970 - epoch }
 
     func note(_ actor: String, _ kind: TimelineEvent.Kind, _ detail: String) {
-        events.append(TimelineEvent(t: now(), actor: actor, kind: kind, detail: detail))
+        record.events.append(TimelineEvent(t: now(), actor: actor, kind: kind, detail: detail))
         let line = String(format: "%8.3f  %@  %@", now(), actor, detail)
         log.append(line)
         settings.progress?(line)
@@ -136,12 +128,12 @@ public final class ScenarioRunner {
         do {
             try execute(live: live, history: history, scratch: scratch, volume: volume, children: children)
         } catch {
-            errors.append("\(error)")
+            record.errors.append("\(error)")
             note("runner", .error, "\(error)")
-            if environmentError == nil { environmentError = Self.environmentReason(error) }
+            if record.environmentError == nil { record.environmentError = Self.environmentReason(error) }
         }
         stopSidecars()
-        coverage = try? (volume as? FaultFSVolume)?.runCoverage()
+        record.coverage = try? (volume as? FaultFSVolume)?.runCoverage()
         if let faultFS = volume as? FaultFSVolume, let database = faultFS.volumePath(of: currentLive(live)) {
             let started = Date()
             record.activity = faultFS.storeActivity(database: database, now: now()) { self.childRegistry?.name(ofAny: $0) }
@@ -183,7 +175,7 @@ public final class ScenarioRunner {
         }
         liveAtStart = scenario.store.fresh ? StoreState() : try StoreState.read(live)
         try settings.afterGeneration?(volume, live, now())
-        initial = liveAtStart.notes.merging(liveAtStart.others) { first, _ in first }
+        record.initial = liveAtStart.notes.merging(liveAtStart.others) { first, _ in first }
         var armed: [String: Int] = [:]
         scopeFaults(volume: volume, children: children)
         for (index, rule) in scenario.faults.rules.enumerated() where rule.duringStep == nil && !rule.isScoped {
@@ -195,7 +187,7 @@ public final class ScenarioRunner {
         try startReaders(live: live, history: history, scratch: scratch, children: children)
         sidecarState.environment = toolEnvironment(live: live, scratch: scratch, volume: volume)
         sidecarState.pending = scenario.sidecars
-        rounds = [WriterRoundState(number: 0, start: 0, base: initial, baseNotes: liveAtStart.notes.keys.sorted { $0.uuidString < $1.uuidString },
+        rounds = [WriterRoundState(number: 0, start: 0, base: record.initial, baseNotes: liveAtStart.notes.keys.sorted { $0.uuidString < $1.uuidString },
                                    liveBeforeRestore: nil)]
         try startWriters(round: 0, live: live, history: history, scratch: scratch, children: children)
         try tickSidecars(children: children, writersRunning: scenario.writers.count > 0)
@@ -227,8 +219,8 @@ public final class ScenarioRunner {
             if t - lastProgress.t >= 1 {
                 let rate = Double(commits - lastProgress.commits) / (t - lastProgress.t)
                 settings.progress?(String(format: "%8.3f  progress  %d commits (%.0f/s), %d backup(s) and %d restore(s) done, %d fault event(s)",
-                                          t, commits, rate, operations.filter { $0.action == "backup" }.count,
-                                          operations.filter { $0.action == "restore" }.count, events.filter { $0.kind == .fault || $0.kind == .crash }.count))
+                                          t, commits, rate, record.operations.filter { $0.action == "backup" }.count,
+                                          record.operations.filter { $0.action == "restore" }.count, record.events.filter { $0.kind == .fault || $0.kind == .crash }.count))
                 lastProgress = (t, commits)
             }
             if let event = timeline.next(commits: commits, seconds: t, writersRunning: running) {
@@ -238,7 +230,7 @@ public final class ScenarioRunner {
             if !running && timeline.isFinished { break }
             // Entries at a time still come due once the writers are done (an idle store, a sidecar's schedule).
             if !running && !timeline.hasEntriesDueLater {
-                errors += timeline.neverDue
+                record.errors += timeline.neverDue
                 break
             }
             usleep(10_000)
@@ -280,7 +272,7 @@ public final class ScenarioRunner {
             var summary = FaultSummary(name: "rule \(index)", fired: fired[id] ?? 0,
                                        detail: "\(rule.ops.joined(separator: ",")) \(rule.path) -> \(rule.action)")
             summary.hit = hits[id]
-            faultSummaries.append(summary)
+            record.faults.append(summary)
         }
     }
 }

@@ -32,7 +32,7 @@ extension ScenarioRunner {
             let holders = processesHolding([old.path, old.path + "-wal", old.path + "-shm"], children: context.children)
             if !holders.isEmpty {
                 let said = "skipped: \(holders.joined(separator: "; ")) (the seed's condition: no other process may be accessing them)"
-                operations.append(OperationSummary(name: name, action: "cleanup", strategy: step.strategy, start: start, end: now(), succeeded: true,
+                record.operations.append(OperationSummary(name: name, action: "cleanup", strategy: step.strategy, start: start, end: now(), succeeded: true,
                                                    store: old.path, details: ["skipped": "true", "holders": holders.joined(separator: "; ")], error: nil))
                 note(name, .end, said)
                 return
@@ -48,7 +48,7 @@ extension ScenarioRunner {
         let output = child.output
         let result = output.split(separator: "\n").last.flatMap { try? JSONDecoder().decode(StoreOperation.Result.self, from: Data($0.utf8)) }
         let succeeded = status == 0 && result != nil
-        operations.append(OperationSummary(name: name, action: "cleanup", strategy: step.strategy, start: start, end: now(), succeeded: succeeded,
+        record.operations.append(OperationSummary(name: name, action: "cleanup", strategy: step.strategy, start: start, end: now(), succeeded: succeeded,
                                            store: old.path, details: result?.details ?? [:],
                                            error: succeeded ? nil : OutputExcerpt.headAndTail(output, limit: 1200)))
         let leftovers = result?.details["leftovers"].flatMap { $0.isEmpty ? nil : $0 }

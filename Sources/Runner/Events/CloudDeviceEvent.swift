@@ -64,7 +64,7 @@ extension ScenarioRunner {
             if (try? zone.readState().account) == .unavailable {
                 note(name, .note, "device \(device) signed out: nothing synced")
             } else {
-                errors.append("\(name): the device's sync did not complete: \(lastLine.prefix(400))")
+                record.errors.append("\(name): the device's sync did not complete: \(lastLine.prefix(400))")
             }
             return
         }

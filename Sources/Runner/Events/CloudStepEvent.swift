@@ -81,7 +81,7 @@ extension ScenarioRunner {
             // `relocation-completes`' evidence: what the mover said last, and the mirror's retries.
             details["failure"] = (["\(label): \(lastLine.trimmingCharacters(in: .whitespaces).prefix(400))"] + retryLog).joined(separator: "\n")
         }
-        operations.append(OperationSummary(name: name, action: step.action.rawValue, strategy: step.strategy, start: start, end: end,
+        record.operations.append(OperationSummary(name: name, action: step.action.rawValue, strategy: step.strategy, start: start, end: end,
                                            succeeded: succeeded, store: target.path, details: details,
                                            error: succeeded ? nil : OutputExcerpt.headAndTail(output, limit: 1600)))
         note(name, .end, succeeded ? "done" : "failed: \(lastLine)")
@@ -97,7 +97,7 @@ extension ScenarioRunner {
                     note(name, .note, "signed out of iCloud: nothing synced")
                     return
                 }
-                errors.append("\(label): the sync did not complete: \(lastLine.prefix(400))")
+                record.errors.append("\(label): the sync did not complete: \(lastLine.prefix(400))")
                 return
             }
             cloudState.lastSync = (name, current)
@@ -112,7 +112,7 @@ extension ScenarioRunner {
     func measureCloud(transactions all: [Transaction]) {
         guard let last = cloudState.lastSync, let zoneURL = cloudState.zone else { return }
         var deleted = Set<UUID>()
-        if let restore = operations.first(where: { $0.action == "restore" }),
+        if let restore = record.operations.first(where: { $0.action == "restore" }),
            let restoreStart = record.steps.last(where: { $0.backup != nil && $0.end <= restore.start })?.start {
             let transactions = all.filter { $0.outcome == .committed }
             var inserted: [UUID: Double] = [:]

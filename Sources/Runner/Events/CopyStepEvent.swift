@@ -15,7 +15,7 @@ struct CopyStepEvent: RunEventKind {
 
     func run(_ event: DueEvent, in runner: ScenarioRunner, _ context: EventContext) throws -> Bool {
         guard let index = event.index, let step = event.step else { return false }
-        let done = runner.operations.count
+        let done = runner.record.operations.count
         if step.options["coordinator"] == "app" {
             try runner.runInAppMigrate(index, step, context)
             return runner.crashedByRule
@@ -26,7 +26,7 @@ struct CopyStepEvent: RunEventKind {
         // fired while it ran.
         let crashed = event.crash != nil || runner.crashedByRule
         // A restore that ran and ended without a crash: with `after_restore: continue` the writers go on.
-        if step.action == .restore, !crashed, runner.operations.count > done, runner.scenario.writers.afterRestore == "continue" {
+        if step.action == .restore, !crashed, runner.record.operations.count > done, runner.scenario.writers.afterRestore == "continue" {
             try runner.beginRound(context)
         }
         return crashed
@@ -39,7 +39,7 @@ extension ScenarioRunner {
     func runStep(_ index: Int, _ step: Scenario.Step, live: URL, scratch: URL, children: ChildRegistry,
                  volume: any StoreVolume, crashPlan: Scenario.Crash?, lockstep: Lockstep? = nil,
                  whileRunning: ((ChildRegistry.Child) throws -> Void)? = nil) throws {
-        let round = operations.filter { $0.name.hasPrefix("\(step.action.rawValue)-\(index)") }.count
+        let round = record.operations.filter { $0.name.hasPrefix("\(step.action.rawValue)-\(index)") }.count
         let name = "\(step.action.rawValue)-\(index)" + (step.times > 1 ? ".\(round + 1)" : "")
         var stepRules: [String] = []
         for (ruleIndex, rule) in scenario.faults.rules.enumerated() where rule.duringStep == index {
@@ -56,7 +56,7 @@ extension ScenarioRunner {
         case .restore:
             guard let last = record.steps.last(where: { $0.backup.map { FileManager.default.fileExists(atPath: $0.store.path) } ?? false }),
                   let path = last.backup?.store.path else {
-                errors.append("\(name): no backup to restore from")
+                record.errors.append("\(name): no backup to restore from")
                 return
             }
             if scenario.readers?.acrossRestore != "keep" { stopReaders(children: children) }
@@ -161,8 +161,8 @@ extension ScenarioRunner {
         if let backupSource { summary.details["restoredFrom"] = backupSource.name }
         summary.details["walBytesAtEnd"] = String(Self.walBytes(live))
         let environmentFailure = interrupted ? nil : Self.environmentFailure(ofStepOutput: output)
-        if let environmentFailure { summary.details["environmentError"] = environmentFailure }
-        operations.append(summary)
+        if let environmentFailure { summary.details["record.environmentError"] = environmentFailure }
+        record.operations.append(summary)
         note(name, .end, succeeded ? "done" : "failed: \(summary.error ?? "")")
         // Its program never ran: an environment error of the run, never a finding about the program.
         if let environmentFailure { throw RunError.environment("\(name) (\(step.strategy)): \(environmentFailure)") }
@@ -209,7 +209,7 @@ extension ScenarioRunner {
         } else {
             if succeeded {
                 let store = Measure.store(target, label: "\(name) (\(step.strategy))", state: true)
-                if let state = store.state?.value, let position = operations.indices.last { operations[position].details["stateDigest"] = state.digest }
+                if let state = store.state?.value, let position = record.operations.indices.last { record.operations[position].details["stateDigest"] = state.digest }
                 stepRecord.backup = BackupMeasurement(store: store, onVolume: target.standardizedFileURL.path.hasPrefix(volume.directory.standardizedFileURL.path + "/"))
                 measureLiveMetadata(live)
             }

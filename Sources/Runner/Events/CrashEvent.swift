@@ -51,14 +51,14 @@ extension ScenarioRunner {
         note("faultfs", .crash, description)
         measureBackupsAfterCrash(volume: volume, crash: description)
         // The live store is judged after a crash unless a restore of the current round came first.
-        if liveBeforeRestore == nil, operations.allSatisfy({ $0.action != "restore" || $0.start < currentRound.start }) {
+        if liveBeforeRestore == nil, record.operations.allSatisfy({ $0.action != "restore" || $0.start < currentRound.start }) {
             // Recovery as SQLite performs it for the next reader: the WAL is read (or ignored when torn) without
             // a checkpoint, so the files stay as the crash left them for whatever the schedule does next.
             note("runner", .recovery, "store read back from a recovered private copy (the volume keeps the files as the crash left them)")
             let measured = Measure.store(live, label: "live store after the crash", state: true)
             record.crash = CrashRecord(at: at, description: description, live: measured, liveLoss: lossRecord(store: live, what: "the live store"))
             record.crash?.missingExternalFiles = missingExternalFileFates(measured.checks.value, store: live)
-            // The same store with the attachments the app's own lost operations touched set aside: what the
+            // The same store with the attachments the app's own lost record.operations touched set aside: what the
             // program's invariants judge.
             let appsFiles = (record.crash?.liveLoss?.appsExternalFiles ?? [])
                 .union(record.crash?.missingExternalFiles.filter { $0.value.kind == .app }.keys ?? [:].keys)

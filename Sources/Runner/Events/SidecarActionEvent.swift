@@ -12,7 +12,7 @@ struct SidecarActionEvent: RunEventKind {
         let action = step.options["action"] ?? "restart"
         let name = step.strategy
         guard let sidecar = runner.scenario.sidecars.first(where: { $0.name == name }) else {
-            runner.errors.append("schedule[\(index)]: no sidecar named '\(name)'")
+            runner.record.errors.append("schedule[\(index)]: no sidecar named '\(name)'")
             return false
         }
         let state = runner.sidecarState

@@ -24,7 +24,7 @@ struct StoreOperationEvent: RunEventKind {
 extension ScenarioRunner {
     func runStoreOperation(_ index: Int, _ step: Scenario.Step, _ context: EventContext, busyTimeout: Double? = nil) throws {
         let kind = step.action.rawValue
-        let round = operations.filter { $0.name.hasPrefix("\(kind)-\(index)") }.count
+        let round = record.operations.filter { $0.name.hasPrefix("\(kind)-\(index)") }.count
         let name = "\(kind)-\(index)" + (round > 0 ? ".\(round + 1)" : "")
         var config = StoreOperation.Configuration(store: context.live.path, operation: kind, epoch: epoch)
         config.synchronous = scenario.writers.synchronous
@@ -52,7 +52,7 @@ extension ScenarioRunner {
             config.candidates = candidates
             config.index = WriterRound.bulkDelete(index, round: round.number)
             config.history = history.appendingPathComponent("bulk-delete-\(index)" + (round.number > 0 ? "-round-\(round.number)" : "") + ".jsonl").path
-            detail = "bulk-delete of \(config.count) initial note(s), recorded as writer \(config.index)"
+            detail = "bulk-delete of \(config.count) record.initial note(s), recorded as writer \(config.index)"
         }
         let configURL = context.scratch.appendingPathComponent("\(name).json")
         try JSONEncoder().encode(config).write(to: configURL)
@@ -64,7 +64,7 @@ extension ScenarioRunner {
         let result = output.split(separator: "\n").last.flatMap { try? JSONDecoder().decode(StoreOperation.Result.self, from: Data($0.utf8)) }
         let succeeded = status == 0 && result != nil
         let details = result?.details ?? [:]
-        operations.append(OperationSummary(name: name, action: kind, strategy: step.strategy, start: start, end: now(), succeeded: succeeded,
+        record.operations.append(OperationSummary(name: name, action: kind, strategy: step.strategy, start: start, end: now(), succeeded: succeeded,
                                            store: context.live.path, details: details,
                                            error: succeeded ? nil : OutputExcerpt.headAndTail(output, limit: 1200)))
         let said = details.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
