@@ -87,6 +87,8 @@ public enum RelocationCheck {
             return Verdict(name, .notApplicable, "\(label): no writer committed to the store before it moved and no reader kept it open")
         }
         var evidence: [String] = []
+        // What the evidence shows, for the summary: lost commits, stale reads, processes that failed.
+        var lostCommits = 0, staleReaders = 0, failed = 0
         for process in processes {
             if process.isWriter {
                 let reflected = process.reflected ?? -1
@@ -107,13 +109,16 @@ public enum RelocationCheck {
                     }
                     line += "; " + parts.joined(separator: "; ")
                     evidence.append(line)
+                    lostCommits += 1
                     if process.reflected == nil { evidence += process.mismatches.prefix(3).map { "\(label): \($0)" } }
                 }
             } else if process.kept, process.readsAfterMove > 0 {
                 evidence.append("\(label): \(process.name) kept the old store open and read it \(process.readsAfterMove) time(s) after the move: it shows none of what the app commits at \(newPlace)")
+                staleReaders += 1
             }
             if let failure = process.failure {
                 evidence.append("\(label): \(process.name) \(failure)")
+                failed += 1
             }
         }
         if evidence.isEmpty {
@@ -121,6 +126,12 @@ public enum RelocationCheck {
             let total = writers.map(\.acknowledged).reduce(0, +)
             return Verdict(name, .held, "\(label): the store at \(newPlace) holds all \(total) transaction(s) acknowledged by \(writers.count) writer(s) of the moved store")
         }
-        return Verdict(name, .violated, "\(label): acknowledged commits are not where the app looks after the move", evidence: evidence)
+        // The summary says only what the evidence shows: a writer's exit alone is no lost commit.
+        var said: [String] = []
+        if lostCommits > 0 { said.append("acknowledged commits are not where the app looks after the move") }
+        if staleReaders > 0 { said.append("\(staleReaders) process(es) read the old store after the move") }
+        if failed > 0 { said.append("\(failed) process(es) of the app failed across the move") }
+        let summary = lostCommits > 0 ? said.joined(separator: "; ") : "no acknowledged commit is missing, but " + said.joined(separator: "; ")
+        return Verdict(name, .violated, "\(label): \(summary)", evidence: evidence)
     }
 }

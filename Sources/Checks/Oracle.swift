@@ -11,10 +11,15 @@ public struct Oracle: Sendable {
     public let transactions: [Transaction]
     /// Initial objects (generated before the writers started): identity -> hash.
     public let initial: [UUID: String]
+    /// Objects a CloudKit sync brought into the app's store from another device: identity -> who made it
+    /// ("device ipad, imported by sync-4"). They are in no writer's history, yet no stranger: the sync put them
+    /// there (`cloud-consistent` judges whether they match their records).
+    public let imported: [UUID: String]
 
-    public init(transactions: [Transaction], initial: [UUID: String]) {
+    public init(transactions: [Transaction], initial: [UUID: String], imported: [UUID: String] = [:]) {
         self.transactions = transactions
         self.initial = initial
+        self.imported = imported
     }
 
     public var writers: [Int] { Array(Set(transactions.map(\.writer))).sorted() }
@@ -25,7 +30,7 @@ public struct Oracle: Sendable {
     /// to a round's stores through it unchanged: "acknowledged before the backup began" counts that round's
     /// commits, and an object of the base is an initial object of the round.
     public func round(_ round: Int, base: [UUID: String]) -> Oracle {
-        Oracle(transactions: transactions.filter { WriterRound.round(of: $0.writer) == round }, initial: base)
+        Oracle(transactions: transactions.filter { WriterRound.round(of: $0.writer) == round }, initial: base, imported: imported)
     }
 
     /// Objects this history inserts that its initial store already holds: two rounds (or a writer and the store
@@ -106,7 +111,7 @@ public struct Oracle: Sendable {
 
     /// Objects in the store that no history and no initial state explains, and initial objects that changed.
     public func strangers(_ state: StoreState) -> [String] {
-        var known = Set(initial.keys)
+        var known = Set(initial.keys).union(imported.keys)
         for tx in transactions { for op in tx.ops { known.insert(op.id) } }
         var result: [String] = []
         for id in state.notes.keys where !known.contains(id) { result.append("Note \(id.uuidString) is in no history and not in the initial store") }

@@ -17,6 +17,9 @@ public struct Reader: Sendable {
         public var every: Double
         /// Unix time of the run's start; snapshot times are relative to it.
         public var epoch: Double
+        /// Started on the store the run began with, before any program under test ran: a failure to open it is
+        /// the harness's (or the environment's), never a finding (`ReaderCommand` says so to the runner).
+        public var onRunStartStore: Bool?
 
         public init(store: String, output: String, index: Int, hold: Double, every: Double, epoch: Double) {
             self.store = store
@@ -37,13 +40,9 @@ public struct Reader: Sendable {
     @discardableResult
     public func run(maxSnapshots: Int = .max) throws -> Int {
         let c = configuration
-        var options = StoreOptions()
-        options.readOnly = true
-        // The store's own model where it has a hierarchy (a generated store with inheritance), as the writers do.
-        let model = ManagedObjectModel.appModel(for: URL(fileURLWithPath: c.store), fallback: .library)
         let parent = getppid()
-        let store = try Self.openStore(URL(fileURLWithPath: c.store), model: model, options: options, while: { getppid() == parent })
-        defer { try? store.close() }
+        let read = try Self.snapshotReader(URL(fileURLWithPath: c.store), while: { getppid() == parent })
+        defer { read.close() }
         let fd = open(c.output, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: c.output]) }
         defer { close(fd) }
@@ -53,7 +52,7 @@ public struct Reader: Sendable {
         while taken < maxSnapshots, getppid() == parent {
             let began = now()
             var heldFrom = began
-            guard let state = try? StoreState.read(store, model: model, holding: {
+            guard let state = try? read.snapshot({
                 heldFrom = now()
                 usleep(UInt32(min(max(0, c.hold), 3600) * 1_000_000))
             }) else {
@@ -73,6 +72,30 @@ public struct Reader: Sendable {
     }
 
     func now() -> Double { Date().timeIntervalSince1970 - configuration.epoch }
+
+    /// How this reader reads the store in one read transaction: through the harness's model for a store this
+    /// harness made (the store's own model where it has a hierarchy, as the writers do), or from its layout for
+    /// any other Core Data store (a user's `--store`, which no model of ours opens: error 134100), as the writers
+    /// and every check read such a store.
+    struct SnapshotReader {
+        let snapshot: (() -> Void) throws -> StoreState
+        let close: () -> Void
+    }
+
+    static func snapshotReader(_ url: URL, while alive: () -> Bool) throws -> SnapshotReader {
+        // A store still being made (`store.fresh`) is the harness's: its first writer creates it.
+        if (try? StoreKind.of(url)) == .layout {
+            let files = StoreFiles(url)
+            let queue = try PlainConnection.open(files.database, readOnly: true)
+            return SnapshotReader(snapshot: { hold in try queue.read { db in try StoreState.readLayout(db, files: files, holding: hold) } },
+                                  close: { try? queue.close() })
+        }
+        var options = StoreOptions()
+        options.readOnly = true
+        let model = ManagedObjectModel.appModel(for: url, fallback: .library)
+        let store = try openStore(url, model: model, options: options, while: alive)
+        return SnapshotReader(snapshot: { hold in try StoreState.read(store, model: model, holding: hold) }, close: { try? store.close() })
+    }
 
     /// Opens the store, waiting (while `alive`) for one that is still being made: a run that starts with no store
     /// (`store.fresh`) has its first writer create the file and its schema while the app's UI is already up.

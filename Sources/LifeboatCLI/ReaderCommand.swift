@@ -1,6 +1,7 @@
 import ArgumentParser
 import Checks
 import Foundation
+import Strategies
 
 /// `lifeboat reader --config FILE`: one reader process of a run (started by the runner, not by hand).
 struct ReaderCommand: ParsableCommand {
@@ -15,7 +16,16 @@ struct ReaderCommand: ParsableCommand {
         do { configuration = try JSONDecoder().decode(Reader.Configuration.self, from: data) } catch {
             throw CLIFailure.badInput("\(config) is not a reader configuration: \(error)")
         }
-        let taken = try Reader(configuration).run()
+        let taken: Int
+        do {
+            taken = try Reader(configuration).run()
+        } catch where configuration.onRunStartStore == true {
+            // Nothing of the program under test has run yet: the harness could not read the store it made or
+            // was given. The runner reads this line and calls the run an environment (harness) error, exit 2.
+            let reason = "harness error: reader-\(configuration.index) could not read the store the run began with (\(configuration.store)): \(error)"
+            if let line = try? JSONEncoder().encode(EnvironmentFailureLine(environmentError: reason)) { print(String(decoding: line, as: UTF8.self)) }
+            throw ExitCode(2)
+        }
         print("reader \(configuration.index): \(taken) snapshot(s)")
     }
 }

@@ -9,18 +9,30 @@ extension ScenarioRunner {
     }
 
     /// Starts the scenario's reader processes (`readers:`); they read until the run kills them.
-    func startReaders(live: URL, history: URL, scratch: URL, children: ChildRegistry) throws {
+    /// `atRunStart`: on the store the run began with, before any program under test ran (see
+    /// `harnessChildFailure`).
+    func startReaders(live: URL, history: URL, scratch: URL, children: ChildRegistry, atRunStart: Bool = false) throws {
         guard let spec = scenario.readers, spec.count > 0 else { return }
         let directory = Self.readerDirectory(history: history)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         for index in 1...spec.count {
-            let config = Reader.Configuration(store: live.path, output: directory.appendingPathComponent("reader-\(index).jsonl").path,
+            var config = Reader.Configuration(store: live.path, output: directory.appendingPathComponent("reader-\(index).jsonl").path,
                                               index: index, hold: spec.hold, every: spec.every, epoch: epoch)
+            config.onRunStartStore = atRunStart
             let configURL = scratch.appendingPathComponent("reader-\(index).json")
             try JSONEncoder().encode(config).write(to: configURL)
             _ = try children.start("reader-\(index)", executable: executable, arguments: ["reader", "--config", configURL.path])
             note("reader-\(index)", .start, "read transactions held \(spec.hold) s, every \(spec.every) s")
         }
+    }
+
+    /// A reader started on the store the run began with that could not read it (it printed
+    /// `EnvironmentFailureLine`): the harness's failure, not the program's, so the run judges nothing.
+    func harnessChildFailure() -> String? {
+        for child in childRegistry?.all ?? [] where child.name.hasPrefix("reader-") {
+            if let reason = Self.environmentFailure(ofStepOutput: child.output) { return reason }
+        }
+        return nil
     }
 
     /// Size of the live store's -wal (0 when there is none): readers that hold snapshots make it grow, since

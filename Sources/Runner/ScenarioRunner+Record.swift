@@ -31,8 +31,6 @@ extension ScenarioRunner {
         }
         record.processes = appProcessExits()
         measureBackupsAfterFailedSteps()
-        measureCloud(transactions: transactions)
-        measureDevices()
         measureRelocations(history: history, finalLive: live)
         record.stalls = CommitStalls.figures(steps: record.steps, transactions: transactions)
         measureStepMetrics()

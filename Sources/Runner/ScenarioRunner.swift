@@ -143,6 +143,10 @@ public final class ScenarioRunner {
             }
         }
         children.killAll()
+        if record.environmentError == nil, let reason = harnessChildFailure() {
+            record.errors.append(reason)
+            record.environmentError = reason
+        }
         completeRecord(history: history, live: currentLive(live), runID: runDirectory.id, startedAt: startedAt)
         record.interruption = Interruption.description
         let result = RunResult.judged(record)
@@ -184,7 +188,7 @@ public final class ScenarioRunner {
             note("faultfs", .fault, "armed rule \(index): \(rule.ops.joined(separator: ",")) \(rule.path) -> \(rule.action)")
         }
         // Readers first: an app's UI is reading before and while the writers write.
-        try startReaders(live: live, history: history, scratch: scratch, children: children)
+        try startReaders(live: live, history: history, scratch: scratch, children: children, atRunStart: true)
         sidecarState.environment = toolEnvironment(live: live, scratch: scratch, volume: volume)
         sidecarState.pending = scenario.sidecars
         rounds = [WriterRoundState(number: 0, start: 0, base: record.initial, baseNotes: liveAtStart.notes.keys.sorted { $0.uuidString < $1.uuidString },

@@ -43,6 +43,8 @@ import Testing
         ], old: .init(path: "/v/L.sqlite", database: 0, wal: nil, shm: nil))
         #expect(verdict.status == .violated)
         #expect(verdict.evidence == ["\(Self.label): writer-1 exited with status 1: Error: no such table: ZNOTE"])
+        // The summary says what the evidence shows: a process that failed, not commits that went missing.
+        #expect(verdict.summary == "\(Self.label): no acknowledged commit is missing, but 1 process(es) of the app failed across the move")
     }
 
     @Test func aKeptReaderThatReadTheOldStoreAfterTheMoveIsReported() {

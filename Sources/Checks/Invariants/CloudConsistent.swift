@@ -1,7 +1,7 @@
 import Foundation
 import StoreModel
 
-/// `cloud-consistent` after the run's last sync (docs/cloudkit.md): every local object is exactly one record with
+/// `cloud-consistent` after each store's last sync, as that sync left the store and the zone (docs/cloudkit.md): every local object is exactly one record with
 /// its values and every record exactly one local object; nothing is left waiting to upload; and no object
 /// deleted before the restored backup was taken (its delete acknowledged before the backup began, never inserted
 /// again) is back. External data travels as assets (`CloudKitAssets`): each record's asset must be the device's
@@ -9,14 +9,11 @@ import StoreModel
 struct CloudConsistent: Invariant {
     let name = "cloud-consistent"
     let fix = "restore into a store the mirror has not seen (a new store UUID) or reset the mirror's metadata, then let CloudKit sync again; carry the support folder (_EXTERNAL_DATA) with every backup, restore and move"
-    let consequence = "the devices and CloudKit disagree after the restore: records or attachments lost, stale or doubled on every device"
+    let consequence = "the devices and CloudKit disagree: records or attachments lost, stale or doubled on every device"
     let severity = Severity.silentLoss
 
     func check(_ run: JudgedRun) -> [Verdict] {
-        var measured: [(String, Measured<CloudConsistencyInput>)] = []
-        if let final = run.record.cloud.final { measured.append((run.record.cloud.finalLabel ?? "after the last sync", final)) }
-        measured += run.record.cloud.devices.sorted { $0.key < $1.key }
-        return measured.map { label, input in
+        run.record.cloud.lastSyncReadings.map { label, input in
             guard let value = input.value else {
                 return Verdict(name, .violated, "\(label): the store or the zone cannot be read", evidence: ["\(label): \(input.error ?? "?")"])
             }

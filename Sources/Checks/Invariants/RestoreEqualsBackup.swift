@@ -21,8 +21,23 @@ struct RestoreEqualsBackup: Invariant {
             }
             guard step.succeeded, restore.atTime == nil, let comparison = restore.comparison else { return nil }
             return Self.verdict(comparison, lacking: run.missingFiles(givenTo: restore), backup: backup, label: step.label, name: name,
-                                differs: "differs from the backup")
+                                differs: "differs from the backup", appsLaterWrites: Self.appsWrites(run, after: step.end, before: restore.readAt))
         }
+    }
+
+    /// The objects the app's writers committed after the restore had ended and before the restored store was
+    /// read (`RestoreMeasurement.readAt`): the app's new saves on the restored store, not the restore's doing.
+    /// Identity -> the commit, in words.
+    static func appsWrites(_ run: JudgedRun, after end: Double, before readAt: Double?) -> [String: String] {
+        guard let readAt, readAt > end else { return [:] }
+        var writes: [String: String] = [:]
+        for tx in run.transactions where tx.outcome == .committed {
+            guard let ack = tx.ackAt, ack > end, ack <= readAt else { continue }
+            for op in tx.ops where writes[op.id.uuidString] == nil {
+                writes[op.id.uuidString] = String(format: "writer %d tx %d, acknowledged %.0f ms after the restore ended", tx.writer, tx.seq, (ack - end) * 1000)
+            }
+        }
+        return writes
     }
 
     /// The comparison's violations, less the missing attachment files the backup already lacked.
@@ -41,13 +56,20 @@ struct RestoreEqualsBackup: Invariant {
         return (report.violations.filter { finding in !inherited.contains(finding) }, inherited.count)
     }
 
-    static func verdict(_ comparison: Measured<CheckReport>, lacking: Set<String>, backup: StepRecord?, label: String, name: String, differs: String) -> Verdict {
+    static func verdict(_ comparison: Measured<CheckReport>, lacking: Set<String>, backup: StepRecord?, label: String, name: String, differs: String,
+                        appsLaterWrites: [String: String] = [:]) -> Verdict {
         guard let report = comparison.value else {
             return Verdict(name, .violated, "\(label): cannot compare", evidence: [comparison.error ?? "?"])
         }
-        let (findings, inherited) = violations(report, lacking: lacking)
-        let note = inherited == 0 ? "" : " (\(inherited) attachment file(s) the backup \(backup?.label ?? "") itself lacked, its own finding)"
-        if findings.isEmpty && (!report.hasViolations || inherited > 0) {
+        var (findings, inherited) = violations(report, lacking: lacking)
+        let laterKinds: Set<Finding.Kind> = [.extraObject, .changedObject, .missingObject]
+        let later = findings.filter { laterKinds.contains($0.kind) && $0.object.map { appsLaterWrites[$0] != nil } ?? false }
+        findings.removeAll { later.contains($0) }
+        var note = inherited == 0 ? "" : " (\(inherited) attachment file(s) the backup \(backup?.label ?? "") itself lacked, its own finding)"
+        if let first = later.first?.object.flatMap({ appsLaterWrites[$0] }) {
+            note += " (\(later.count) object(s) the app saved after the restore ended set aside: \(first)" + (later.count > 1 ? ", ..." : "") + ")"
+        }
+        if findings.isEmpty && (!report.hasViolations || inherited > 0 || !later.isEmpty) {
             return Verdict(name, .held, "\(label): equal object by object and blob by blob" + note)
         }
         return Verdict(name, .violated, "\(label): \(differs)" + note, evidence: findings.prefix(12).map { "\(label): \($0)" })

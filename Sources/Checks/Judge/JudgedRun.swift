@@ -14,7 +14,7 @@ public struct JudgedRun: Sendable {
     public init(_ record: RunRecord) {
         self.record = record
         transactions = Self.withoutFreezeArtifacts(record.transactions, frozenAt: record.frozenAt)
-        let all = Oracle(transactions: transactions, initial: record.initial)
+        let all = Oracle(transactions: transactions, initial: record.initial, imported: record.cloud.importedFromOtherDevices(transactions: transactions))
         let rounds = record.rounds.isEmpty ? [RoundRecord(number: 0, start: 0, base: record.initial)] : record.rounds
         oracles = rounds.map { all.round($0.number, base: $0.base) }
     }

@@ -87,6 +87,10 @@ public struct RestoreMeasurement: Sendable, Codable {
     public var backupAsGiven: Measured<CheckReport>?
     /// The live store right after it (or as the crash that cut it short left it).
     public var live: StoreMeasurement
+    /// When the restored store was read (run clock). Writers kept across the restore are stopped from its end
+    /// until then, but one may commit in the moment between: `restore-equals-backup` sets aside the objects of
+    /// commits acknowledged after the restore ended and before this. Nil in records from before it was kept.
+    public var readAt: Double?
     /// `at_time`: the moment (run clock) it restored to.
     public var atTime: Double?
     /// The restored store compared with the backup it was given (`StoreComparison`), for a finished restore

@@ -22,10 +22,9 @@ struct CloudDeviceEvent: RunEventKind {
     }
 }
 
-/// The second devices of a run: each one's store and the name of its last sync.
+/// The second devices of a run: each one's store.
 final class CloudDevices {
     var stores: [String: URL] = [:]
-    var lastSync: [String: String] = [:]
 }
 
 extension ScenarioRunner {
@@ -45,7 +44,7 @@ extension ScenarioRunner {
             store = made
         } else {
             store = context.scratch.appendingPathComponent("devices/\(device)/Library.sqlite")
-            let objects = step.options["objects"].flatMap(Int.init) ?? 10
+            let objects = scenario.deviceObjects(device)
             // The device's own objects: the seed and the device's name choose their identities.
             var generator = StoreGenerator(objects: objects, blobFraction: 0, seed: scenario.seed &* 131 &+ UInt64(device.utf8.reduce(0) { $0 &* 31 &+ UInt64($1) }))
             generator.cloudKit = true
@@ -69,17 +68,9 @@ extension ScenarioRunner {
             return
         }
         note(name, .note, "device \(device) synced: \(lastLine.prefix(200))")
-        cloudDevices.lastSync[device] = name
         let label = "device \(device) after \(name)"
-        record.cloud.syncs.append(SyncMeasurement(label: label, store: Measure.store(store, label: label, state: false), zone: nil))
-    }
-
-    /// For `cloud-consistent`: every second device's store and the zone after its last sync (beside the live store's).
-    func measureDevices() {
-        guard let zoneURL = cloudState.zone else { return }
-        for (device, store) in cloudDevices.stores.sorted(by: { $0.key < $1.key }) {
-            guard let last = cloudDevices.lastSync[device] else { continue }
-            record.cloud.devices["device \(device) after \(last), its last sync"] = Measure.cloud(store, zone: CloudKitZone(zoneURL), deleted: [])
-        }
+        // Read now, as this sync left the device's store and the zone (see `runCloudStep`).
+        record.cloud.syncs.append(SyncMeasurement(label: label, name: name, device: device, store: Measure.store(store, label: label, state: false),
+                                                  zone: nil, consistency: Measure.cloud(store, zone: zone, deleted: [])))
     }
 }

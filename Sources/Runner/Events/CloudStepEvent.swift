@@ -21,9 +21,6 @@ struct CloudStepEvent: RunEventKind {
 /// What the CloudKit steps of a run have done: the zone (where the live store is: `LiveLocation`).
 final class CloudRunState {
     var zone: URL?
-    /// The last sync's store, for `cloud-consistent` once the run is over.
-    var lastSync: (name: String, store: URL)?
-
 }
 
 extension ScenarioRunner {
@@ -100,28 +97,27 @@ extension ScenarioRunner {
                 record.errors.append("\(label): the sync did not complete: \(lastLine.prefix(400))")
                 return
             }
-            cloudState.lastSync = (name, current)
-            record.cloud.syncs.append(SyncMeasurement(label: label, store: Measure.store(current, label: "store after \(label)", state: false),
-                                                      zone: zone.map { zone in Measured.of { try zone.records() } }))
+            // The store and the zone are read now, as this sync left them: a zone read later holds what other
+            // devices exported since, and the store what the writers committed since.
+            let deleted = deletedBeforeRestoredBackup(history: scratch.appendingPathComponent("history"))
+            record.cloud.syncs.append(SyncMeasurement(label: label, name: name, store: Measure.store(current, label: "store after \(label)", state: false),
+                                                      zone: zone.map { zone in Measured.of { try zone.records() } },
+                                                      consistency: zone.map { Measure.cloud(current, zone: $0, deleted: deleted) }))
         }
     }
 
-    /// For `cloud-consistent`: the store and the zone after the run's last sync, with the objects whose delete was
-    /// acknowledged before the restored backup began (and never re-inserted): absent from that backup, they must
-    /// not come back through the sync.
-    func measureCloud(transactions all: [Transaction]) {
-        guard let last = cloudState.lastSync, let zoneURL = cloudState.zone else { return }
+    /// For `cloud-consistent`: the objects whose delete was acknowledged before the restored backup began (and
+    /// never re-inserted): absent from that backup, they must not come back through a sync. Empty before a restore.
+    func deletedBeforeRestoredBackup(history: URL) -> Set<UUID> {
+        guard let restore = record.operations.first(where: { $0.action == "restore" }),
+              let restoreStart = record.steps.last(where: { $0.backup != nil && $0.end <= restore.start })?.start else { return [] }
+        let transactions = HistoryReader.transactions(in: history).filter { $0.outcome == .committed }
         var deleted = Set<UUID>()
-        if let restore = record.operations.first(where: { $0.action == "restore" }),
-           let restoreStart = record.steps.last(where: { $0.backup != nil && $0.end <= restore.start })?.start {
-            let transactions = all.filter { $0.outcome == .committed }
-            var inserted: [UUID: Double] = [:]
-            for tx in transactions { for op in tx.ops where op.op == "insert" { inserted[op.id] = max(inserted[op.id] ?? 0, tx.ackAt ?? 0) } }
-            for tx in transactions where (tx.ackAt ?? .infinity) < restoreStart {
-                for op in tx.ops where op.op == "delete" && (inserted[op.id] ?? 0) <= (tx.ackAt ?? 0) { deleted.insert(op.id) }
-            }
+        var inserted: [UUID: Double] = [:]
+        for tx in transactions { for op in tx.ops where op.op == "insert" { inserted[op.id] = max(inserted[op.id] ?? 0, tx.ackAt ?? 0) } }
+        for tx in transactions where (tx.ackAt ?? .infinity) < restoreStart {
+            for op in tx.ops where op.op == "delete" && (inserted[op.id] ?? 0) <= (tx.ackAt ?? 0) { deleted.insert(op.id) }
         }
-        record.cloud.finalLabel = "after \(last.name), the last sync"
-        record.cloud.final = Measure.cloud(last.store, zone: CloudKitZone(zoneURL), deleted: deleted)
+        return deleted
     }
 }

@@ -161,7 +161,7 @@ extension ScenarioRunner {
         if let backupSource { summary.details["restoredFrom"] = backupSource.name }
         summary.details["walBytesAtEnd"] = String(Self.walBytes(live))
         let environmentFailure = interrupted ? nil : Self.environmentFailure(ofStepOutput: output)
-        if let environmentFailure { summary.details["record.environmentError"] = environmentFailure }
+        if let environmentFailure { summary.details["environmentError"] = environmentFailure }
         record.operations.append(summary)
         note(name, .end, succeeded ? "done" : "failed: \(summary.error ?? "")")
         // Its program never ran: an environment error of the run, never a finding about the program.
@@ -171,9 +171,16 @@ extension ScenarioRunner {
                                     error: succeeded ? nil : summary.error)
         if step.action == .restore {
             let label = "\(name) (\(step.strategy))"
+            // The restored store is read as the restore left it: the app's writers (kept across the restore) are
+            // stopped from the restore's end until the readings below are taken, so a commit made after the
+            // restore is not taken for the restore's doing; `readAt` says when, for the judge.
+            let writersStopped = succeeded && deferredCrash == nil && scenario.writers.acrossRestore == "keep"
+            if writersStopped { children.signal(SIGSTOP) { $0.name.hasPrefix("writer-") } }
+            defer { if writersStopped { children.signal(SIGCONT) { $0.name.hasPrefix("writer-") } } }
             var restore = RestoreMeasurement(source: backupSource?.name ?? "", live: Measure.store(live, label: "live store after \(label)",
                                                                                                   state: interrupted || step.atTime != nil))
             restore.backupAsGiven = backupGiven
+            restore.readAt = now()
             if succeeded { restore.connections = measureConnections(live: live, children: children) }
             guard succeeded else {
                 stepRecord.restore = restore

@@ -52,7 +52,7 @@ extension ScenarioRunner {
             config.candidates = candidates
             config.index = WriterRound.bulkDelete(index, round: round.number)
             config.history = history.appendingPathComponent("bulk-delete-\(index)" + (round.number > 0 ? "-round-\(round.number)" : "") + ".jsonl").path
-            detail = "bulk-delete of \(config.count) record.initial note(s), recorded as writer \(config.index)"
+            detail = "bulk-delete of \(config.count) initial note(s), recorded as writer \(config.index)"
         }
         let configURL = context.scratch.appendingPathComponent("\(name).json")
         try JSONEncoder().encode(config).write(to: configURL)

@@ -19,9 +19,10 @@ struct CloudAccountEntry: ScheduleEntryKind {
     func render(_ step: Scenario.Step) -> [String] { ScheduleTriggers.render(step) }
 }
 
-/// `device: NAME` (with `objects: N`, default 10): a second device on the same iCloud account. Its first entry
-/// makes the device's own store (N objects of its own, drawn from the seed and the name) and syncs it with the
-/// run's zone; every later entry syncs it again. At the end of the run each device's store is judged as the
+/// `device: NAME` (with `objects: N`, default 10): a second device on the same iCloud account. Its first entry to
+/// run makes the device's own store (N objects of its own, drawn from the seed and the name) and syncs it with the
+/// run's zone; every later entry syncs it again. A device has one store, so `objects:` belongs to the device: it
+/// may be written on any one of its entries (or on several with the same value), never two different values. At the end of the run each device's store is judged as the
 /// live one is (`cloud-consistent` after its last sync, `no-duplicates` after each), so what a move or a
 /// restore on the first device does to the others shows (docs/cloudkit.md).
 struct CloudDeviceEntry: ScheduleEntryKind {
@@ -45,7 +46,24 @@ struct CloudDeviceEntry: ScheduleEntryKind {
     }
 
     func problem(_ step: Scenario.Step, index: Int, in scenario: Scenario) -> (key: String, message: String)? {
-        scenario.store.cloudkit ? nil
-            : (key, "schedule[\(index)]: a second device shares the store's iCloud zone: it needs `store: {cloudkit: true}`")
+        guard scenario.store.cloudkit else {
+            return (key, "schedule[\(index)]: a second device shares the store's iCloud zone: it needs `store: {cloudkit: true}`")
+        }
+        guard let objects = step.options["objects"] else { return nil }
+        for (other, entry) in scenario.schedule.enumerated().prefix(index) where entry.action == step.action && entry.strategy == step.strategy {
+            if let earlier = entry.options["objects"], earlier != objects {
+                return ("objects", "schedule[\(index)]: device \(step.strategy) has one store, made with the objects of its first sync; schedule[\(other)] already gives it objects: \(earlier), not \(objects)")
+            }
+        }
+        return nil
+    }
+
+}
+
+extension Scenario {
+    /// The objects of second device `device`'s own store: the `objects:` written on any of its entries (10 when
+    /// none says; `CloudDeviceEntry` refuses two different values).
+    public func deviceObjects(_ device: String) -> Int {
+        schedule.lazy.filter { $0.action.rawValue == "device" && $0.strategy == device }.compactMap { $0.options["objects"].flatMap(Int.init) }.first ?? 10
     }
 }
