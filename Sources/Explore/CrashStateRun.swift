@@ -59,9 +59,9 @@ public enum CrashStateRun {
             let seq = try faultFS.mount.logMark("crash-states start")
             start.value.withLock { $0 = (files, seq, now) }
         }
-        let runner = try ScenarioRunner(scenario: scenario, file: file, settings: settings)
-        let (result, runDirectory) = try runner.run()
-        guard let scratch = runner.scratchDirectory else { throw RunError.environment("the run left no scratch directory") }
+        let run = try ScenarioRuns.run(scenario, file: file, settings: settings)
+        let (result, runDirectory) = (run.result, run.directory)
+        guard let scratch = run.scratch else { throw RunError.environment("the run left no scratch directory") }
         do {
             guard let (files, markSeq, markTime) = start.value.withLock({ $0 }) else {
                 throw RunError.environment("the run never reached its generated store: \(result.errors.joined(separator: "; "))")

@@ -199,14 +199,14 @@ public struct DeepSearch {
         settings.reportsRoot = directory.appendingPathComponent("probe-\(target.program)")
         // The scratch folder holds the op log, which says which file each of the program's calls was on.
         settings.keepScratch = true
-        let runner = try ScenarioRunner(scenario: scenario, file: file, settings: settings)
-        let (result, _) = try runner.run()
+        let run = try ScenarioRuns.run(scenario, file: file, settings: settings)
+        let result = run.result
         var calls: [String: Int] = [:]
         for (index, op) in Self.probedOps.enumerated() {
             calls[op] = result.faults.first { $0.name == "rule \(index)" }?.fired ?? 0
         }
         var sequence: [Call]?
-        if let scratch = runner.scratchDirectory {
+        if let scratch = run.scratch {
             sequence = Self.probedCalls(opLog: scratch.appendingPathComponent("faultfs.oplog"))
             try? FileManager.default.removeItem(at: scratch)
         }
@@ -346,7 +346,8 @@ public struct DeepSearch {
         settings.reportsRoot = folder.appendingPathComponent("runs")
         settings.progress = nil
         let started = Date()
-        let (result, runDirectory) = try ScenarioRunner(scenario: scenario, file: file, settings: settings).run()
+        let run = try ScenarioRuns.run(scenario, file: file, settings: settings)
+        let (result, runDirectory) = (run.result, run.directory)
         let violated = result.verdicts.filter { $0.status == .violated }
         var row = FaultWalk.Row(n: 1, fired: true, hit: nil,
                                 outcome: result.environmentError != nil ? FaultWalk.notRun : violated.isEmpty ? (result.errors.isEmpty ? "held" : "error") : "violated",

@@ -72,7 +72,8 @@ public final class Explorer {
     func run(_ scenario: Scenario) throws -> (RunResult, RunDirectory) {
         var quiet = settings
         quiet.progress = nil
-        let (result, directory) = try ScenarioRunner(scenario: scenario, file: file, settings: quiet).run()
+        let run = try ScenarioRuns.run(scenario, file: file, settings: quiet)
+        let (result, directory) = (run.result, run.directory)
         // A program that could not start judges nothing: exploring on would only repeat it (exit 2).
         if let reason = result.environmentError { throw RunError.environment("not run: environment error: \(reason)") }
         return (result, directory)

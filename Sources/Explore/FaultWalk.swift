@@ -227,7 +227,8 @@ public struct FaultWalk {
     func runOne(_ n: Int) throws -> (Row, RunCoverage?) {
         let scenario = scenario(n: n)
         let started = Date()
-        let (result, runDirectory) = try ScenarioRunner(scenario: scenario, file: config.scenarioFile, settings: settings).run()
+        let run = try ScenarioRuns.run(scenario, file: config.scenarioFile, settings: settings)
+        let (result, runDirectory) = (run.result, run.directory)
         let walkRule = result.faults.last { $0.name == "rule \(scenario.faults.rules.count - 1)" }
         let fired = (walkRule?.fired ?? 0) > 0
         let violated = result.verdicts.filter { $0.status == .violated && !(config.excused ?? []).contains($0.invariant) }

@@ -21,9 +21,10 @@ enum ScenarioCommandSupport {
     }
 
     static func runOnce(_ scenario: Scenario, file: URL, settings: ScenarioRunner.Settings) throws -> (RunResult, RunDirectory) {
-        let runner: ScenarioRunner
-        do { runner = try ScenarioRunner(scenario: scenario, file: file.path, settings: settings) } catch { throw CLIFailure.badInput("\(error)") }
-        return try runner.run()
+        // A run cannot be made without the lifeboat executable its children run: bad set-up, not a finding.
+        do { _ = try LifeboatExecutable.locate() } catch { throw CLIFailure.badInput("\(error)") }
+        let run = try ScenarioRuns.run(scenario, file: file.path, settings: settings)
+        return (run.result, run.directory)
     }
 
     /// After a run's reports (and any `--junit` file) are written: stop with the signal's exit code.

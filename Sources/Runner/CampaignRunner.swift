@@ -114,9 +114,9 @@ public final class CampaignRunner {
 
     /// One run; nil (with `lastSetupError`) when it threw before it had a result, e.g. a mount that failed.
     func runOnce(_ drill: Campaign.Drill, pair: Campaign.Pair, attempt: Int, hooks: Hooks) throws -> (RunResult, String)? {
-        let runner = try ScenarioRunner(scenario: drill.scenario, file: drill.file.path, settings: settings)
         do {
-            let (result, directory) = try runner.run()
+            let run = try ScenarioRuns.run(drill.scenario, file: drill.file.path, settings: settings)
+            let (result, directory) = (run.result, run.directory)
             hooks.didRun?(pair, result, directory, attempt)
             return (result, runsPath.isEmpty ? directory.id : "\(runsPath)/\(directory.id)")
         } catch {

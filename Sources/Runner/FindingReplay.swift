@@ -19,7 +19,8 @@ public enum FindingReplay {
         for round in 1...max(1, times) {
             if Interruption.requested { break }
             let started = Date()
-            let (result, directory) = try ScenarioRunner(scenario: scenario, file: file, settings: settings).run()
+            let run = try ScenarioRuns.run(scenario, file: file, settings: settings)
+            let (result, directory) = (run.result, run.directory)
             if Interruption.requested { break }
             ran += 1
             if result.expectationMet { reproduced += 1 }

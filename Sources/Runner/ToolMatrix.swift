@@ -257,8 +257,8 @@ public enum ToolMatrix {
                     }
                     var scenario = situation.scenario
                     scenario.seed = seed
-                    let runner = try ScenarioRunner(scenario: scenario, file: situation.file.path, settings: runSettings)
-                    let (result, runDirectory) = try runner.run()
+                    let outcome = try ScenarioRuns.run(scenario, file: situation.file.path, settings: runSettings)
+                    let (result, runDirectory) = (outcome.result, outcome.directory)
                     if Interruption.requested { throw RunError.interrupted }
                     var run = summarize(result, seed: seed, report: "runs/\(runDirectory.id)")
                     if !situation.measured {
