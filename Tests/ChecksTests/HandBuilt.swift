@@ -41,6 +41,13 @@ enum HandBuilt {
         return state
     }
 
+    /// A store holding exactly `notes` (identity -> state hash).
+    static func state(notes: [UUID: String]) -> StoreState {
+        var state = StoreState()
+        state.notes = notes
+        return state
+    }
+
     /// A store measurement with a checker report holding `findings` (none: a clean store).
     static func clean(_ label: String, path: String = "/s/Library.sqlite", state: StoreState? = nil, findings: [Finding] = []) -> StoreMeasurement {
         StoreMeasurement(label: label, path: path, state: state.map { Measured($0) }, checks: Measured(report(path, findings)))

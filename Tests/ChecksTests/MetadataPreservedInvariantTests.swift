@@ -48,6 +48,11 @@ import Testing
         #expect(verdict.status == .violated && verdict.summary.hasSuffix("backup-0 (command): model version hashes differ from the live store's"), "\(verdict)")
         #expect(verdict.evidence == ["backup-0 (command): entities \(copy.versionHashes.keys.sorted()) vs \(live.versionHashes.keys.sorted())"])
         #expect(verdict.consequence == MetadataPreserved().consequence)
+        // The same entities, one of them at another version (a store migrated to a new model version).
+        var migrated = live
+        let entity = try #require(live.versionHashes.keys.sorted().first)
+        migrated.versionHashes[entity] = Data(repeating: 7, count: 32)
+        #expect(Self.verdict(live: live, backup: migrated).status == .violated, "one entity's hash differs")
     }
 
     @Test func withoutACompletedBackupItIsNotExercised() {

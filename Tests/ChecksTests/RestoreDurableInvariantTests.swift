@@ -45,6 +45,9 @@ import Testing
         #expect(verdict.evidence.first == "restore-1 (command): equal to the backup when it reported success; after the crash \(Self.crash) the live store differs", "\(verdict.evidence)")
         #expect(verdict.evidence.dropFirst().contains { $0.hasPrefix("restore-1 (command) after the crash: violation missing-object Note") && $0.contains(gone[0].uuidString) }, "\(verdict.evidence)")
         #expect(verdict.cause == Self.cause && verdict.severity == .lostOnPowerCut && verdict.fix == RestoreDurable().fix)
+        let one = Finding(.violation, .missingObject, entity: "Note", object: HandBuilt.ids[2].uuidString, "in the expected store only")
+        #expect(Self.verdict(after: Measured(HandBuilt.report(against: "/b/backup-0/Library.sqlite", [one]))).evidence.last
+            == "restore-1 (command) after the crash: \(one)", "a single difference is enough")
     }
 
     @Test func aStoreUnreadableAfterTheCrashIsViolated() {

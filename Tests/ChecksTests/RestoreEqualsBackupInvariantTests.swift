@@ -65,6 +65,9 @@ import Testing
         let mixture = Self.cutShort(leaving: HandBuilt.state(2))
         #expect(mixture.status == .violated && mixture.summary.hasSuffix("cut short by the crash, the live store is a mixture of the old store and the backup"), "\(mixture)")
         #expect(mixture.evidence == ["restore-1 (command): 2 objects after recovery; 1 as before the restore (1 then), 2 as in the backup (3)"], "\(mixture.evidence)")
+        // As many objects as before the restore, but not the same ones.
+        let swapped = Self.cutShort(leaving: HandBuilt.state(notes: [HandBuilt.ids[1]: "h1"]))
+        #expect(swapped.status == .violated && swapped.evidence == ["restore-1 (command): 1 objects after recovery; 0 as before the restore (1 then), 1 as in the backup (3)"], "\(swapped)")
     }
 
     @Test func withoutACompletedRestoreItIsNotExercised() {
