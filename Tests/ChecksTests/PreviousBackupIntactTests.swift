@@ -6,8 +6,8 @@ import Testing
 /// changed or unchanged; a run in which no backup failed after it is not exercised, saying why.
 @Suite struct PreviousBackupIntactTests {
     static func judge(again: BackupAfterFailedStep?) -> Verdict {
-        var record = RunRecord(plan: JudgeTests.plan(invariants: ["previous-backup-intact"]))
-        var previous = JudgeTests.backup("backup-0", start: 1, end: 2, state: JudgeTests.state(2))
+        var record = RunRecord(plan: HandBuilt.plan(invariants: ["previous-backup-intact"]))
+        var previous = HandBuilt.backup("backup-0", start: 1, end: 2, state: HandBuilt.state(2))
         previous.backup?.afterFailedStep = again
         let failed = StepRecord(name: "backup-1", index: 1, action: .backup, strategy: "command", start: 3, end: 4, round: 0,
                                 succeeded: false, interrupted: false, error: "exited with status 1")
@@ -21,12 +21,12 @@ import Testing
     }
 
     @Test func aPreviousBackupChangedByAFailedBackupIsViolated() {
-        let verdict = Self.judge(again: BackupAfterFailedStep(failedStep: "backup-1 (command)", state: JudgeTests.state(1), missing: false, error: nil))
+        let verdict = Self.judge(again: BackupAfterFailedStep(failedStep: "backup-1 (command)", state: HandBuilt.state(1), missing: false, error: nil))
         #expect(verdict.status == .violated && verdict.evidence.first?.hasPrefix("backup-0 (command): 1 object(s) gone") == true, "\(verdict)")
     }
 
     @Test func aPreviousBackupLeftAsItWasHolds() {
-        let verdict = Self.judge(again: BackupAfterFailedStep(failedStep: "backup-1 (command)", state: JudgeTests.state(2), missing: false, error: nil))
+        let verdict = Self.judge(again: BackupAfterFailedStep(failedStep: "backup-1 (command)", state: HandBuilt.state(2), missing: false, error: nil))
         #expect(verdict.status == .held, "\(verdict)")
     }
 

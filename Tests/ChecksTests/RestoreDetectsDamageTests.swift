@@ -17,7 +17,7 @@ import Testing
     static func restore(succeeded: Bool, live: [Finding] = [], differences: [Finding] = []) -> StepRecord {
         var step = StepRecord(name: "restore-2", index: 2, action: .restore, strategy: "command", start: 6, end: 7, round: 0,
                               succeeded: succeeded, interrupted: false, error: succeeded ? nil : "lifeboat: operation failed: command `sh restore.sh` exited with status 1:\nrestore-verified: does not match the checksums\n./Library.sqlite: FAILED")
-        var measurement = RestoreMeasurement(source: "backup-0", live: JudgeTests.clean("live store after restore-2", findings: live))
+        var measurement = RestoreMeasurement(source: "backup-0", live: HandBuilt.clean("live store after restore-2", findings: live))
         if succeeded {
             var report = CheckReport(store: "/s/Library.sqlite", against: "/scratch/damage-1-undamaged/Library.sqlite")
             for finding in differences { report.add(finding) }
@@ -28,8 +28,8 @@ import Testing
     }
 
     static func judge(_ steps: [StepRecord], damages: [DamageRecord], expect: String = "pass") -> Verdict {
-        var record = RunRecord(plan: JudgeTests.plan(invariants: ["restore-detects-damage"], expect: expect))
-        record.steps = [JudgeTests.backup("backup-0", start: 1, end: 2, state: JudgeTests.state(0))] + steps
+        var record = RunRecord(plan: HandBuilt.plan(invariants: ["restore-detects-damage"], expect: expect))
+        record.steps = [HandBuilt.backup("backup-0", start: 1, end: 2, state: HandBuilt.state(0))] + steps
         record.damages = damages
         let judgement = Judge.judge(record)
         return judgement.verdicts.first { $0.invariant == "restore-detects-damage" } ?? Verdict("restore-detects-damage", .notApplicable, "absent")
@@ -68,9 +68,9 @@ import Testing
     }
 
     @Test func aBackupOfTheDamagedLiveStoreThatFailsIntegrityIsViolated() {
-        var record = RunRecord(plan: JudgeTests.plan(invariants: ["restore-detects-damage"]))
+        var record = RunRecord(plan: HandBuilt.plan(invariants: ["restore-detects-damage"]))
         let broken = Finding(.violation, .integrity, "integrity_check: row 3 missing from index")
-        record.steps = [JudgeTests.backup("backup-2", start: 6, end: 7, state: JudgeTests.state(0), findings: [broken])]
+        record.steps = [HandBuilt.backup("backup-2", start: 6, end: 7, state: HandBuilt.state(0), findings: [broken])]
         record.damages = [Self.damage(target: "live")]
         let verdict = Judge.judge(record).verdicts.first { $0.invariant == "restore-detects-damage" }
         #expect(verdict?.status == .violated && verdict?.summary.contains("backed up the damaged live store silently") == true, "\(String(describing: verdict))")
