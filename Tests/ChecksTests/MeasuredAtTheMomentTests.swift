@@ -26,10 +26,10 @@ import Workload
                                      records: records, deleted: [])
     }
 
-    static func store(_ label: String) -> StoreMeasurement { JudgeTests.clean(label) }
+    static func store(_ label: String) -> StoreMeasurement { HandBuilt.clean(label) }
 
     @Test func cloudConsistentJudgesTheZoneAsTheLastSyncLeftItNotAsTheRunEnded() {
-        var record = RunRecord(plan: JudgeTests.plan(invariants: ["cloud-consistent"]))
+        var record = RunRecord(plan: HandBuilt.plan(invariants: ["cloud-consistent"]))
         record.cloud.syncs = [SyncMeasurement(label: "sync-2 (live)", name: "sync-2", store: Self.store("store after sync-2"), zone: nil,
                                               consistency: Measured(Self.cloudInput()))]
         // The zone read when the run ended holds 5 records a second device exported after the store's last sync.
@@ -41,7 +41,7 @@ import Workload
     }
 
     @Test func aRecordFromBeforeSyncReadingsStillReJudgesOnItsEndOfRunReading() {
-        var record = RunRecord(plan: JudgeTests.plan(invariants: ["cloud-consistent"]))
+        var record = RunRecord(plan: HandBuilt.plan(invariants: ["cloud-consistent"]))
         record.cloud.syncs = [SyncMeasurement(label: "sync-2 (live)", store: Self.store("store after sync-2"), zone: nil)]
         record.cloud.final = Measured(Self.cloudInput(extraRecords: 5))
         record.cloud.finalLabel = "after sync-2, the last sync"
@@ -51,7 +51,7 @@ import Workload
     }
 
     @Test func eachDeviceIsJudgedAsItsOwnLastSyncLeftIt() {
-        var record = RunRecord(plan: JudgeTests.plan(invariants: ["cloud-consistent"]))
+        var record = RunRecord(plan: HandBuilt.plan(invariants: ["cloud-consistent"]))
         record.cloud.syncs = [
             SyncMeasurement(label: "device ipad after device-ipad-1", name: "device-ipad-1", device: "ipad", store: Self.store("ipad"), zone: nil,
                             consistency: Measured(Self.cloudInput(extraRecords: 2))),
@@ -64,12 +64,12 @@ import Workload
     }
 
     @Test func objectsASyncImportedFromAnotherDeviceAreNoStrangersToTheLiveStore() {
-        var record = RunRecord(plan: JudgeTests.plan(invariants: ["live-store-unaffected"]))
-        record.transactions = JudgeTests.transactions(2)
+        var record = RunRecord(plan: HandBuilt.plan(invariants: ["live-store-unaffected"]))
+        record.transactions = HandBuilt.transactions(2)
         let deviceNote = ManagedObject(entity: "Note", id: UUID(), attributes: ["title": .string("from the ipad")])
-        var live = JudgeTests.state(2)
+        var live = HandBuilt.state(2)
         live.notes[deviceNote.id] = "device-hash"
-        record.liveAtEnd = JudgeTests.clean("live store at the end", state: live)
+        record.liveAtEnd = HandBuilt.clean("live store at the end", state: live)
         let zone = [CloudKitZone.Record(recordName: "ipad-1", recordType: "CD_Note", changeCounter: 3, object: deviceNote)]
         var ipad = Self.cloudInput()
         ipad.objects.append(MirroredObject(entity: "Note", number: 1, key: 2, object: deviceNote))
@@ -91,18 +91,18 @@ import Workload
     /// A restore that ended at 5.0 s; the restored store was read at 5.2 s; writer 1 (kept across the restore)
     /// inserted note 2, acknowledged at `ackAt`.
     static func restoreRecord(ackAt: Double, readAt: Double?) -> RunRecord {
-        var record = RunRecord(plan: JudgeTests.plan(invariants: ["restore-equals-backup"]))
+        var record = RunRecord(plan: HandBuilt.plan(invariants: ["restore-equals-backup"]))
         let later = UUID()
         record.transactions = [
-            Transaction(writer: 1, seq: 1, ops: [HistoryOp(op: "insert", entity: "Note", id: JudgeTests.ids[0], hash: "h0")],
+            Transaction(writer: 1, seq: 1, ops: [HistoryOp(op: "insert", entity: "Note", id: HandBuilt.ids[0], hash: "h0")],
                         intentAt: 0.5, ackAt: 1, outcome: .committed, error: nil),
             Transaction(writer: 1, seq: 2, ops: [HistoryOp(op: "insert", entity: "Note", id: later, hash: "h-later")],
                         intentAt: ackAt - 0.01, ackAt: ackAt, outcome: .committed, error: nil),
         ]
-        record.steps = [JudgeTests.backup("backup-0", start: 2, end: 3, state: JudgeTests.state(1))]
+        record.steps = [HandBuilt.backup("backup-0", start: 2, end: 3, state: HandBuilt.state(1))]
         var restoreStep = StepRecord(name: "restore-1", index: 1, action: .restore, strategy: "command", start: 4, end: 5, round: 0,
                                      succeeded: true, interrupted: false, error: nil)
-        var restore = RestoreMeasurement(source: "backup-0", live: JudgeTests.clean("live store after restore-1 (command)"))
+        var restore = RestoreMeasurement(source: "backup-0", live: HandBuilt.clean("live store after restore-1 (command)"))
         var comparison = CheckReport(store: "/s/Library.sqlite")
         comparison.add(Finding(.violation, .extraObject, entity: "Note", object: later.uuidString, "not in the expected store"))
         restore.comparison = Measured(comparison)

@@ -2,8 +2,9 @@ import Foundation
 import StoreCheck
 
 /// The three invariants one pass of the store checker answers (`integrity`, `no-duplicates`, `blobs-carried`),
-/// over every store the run measured: each backup, each restored store, the live store after a crash and at
-/// the end, the store after each CloudKit sync.
+/// over every store the run measured (`JudgedRun.checkedStores`): each backup, each restored store, the live
+/// store after a crash and at the end. The store after each CloudKit sync is judged by `no-duplicates` alone,
+/// locally and in the zone (NoDuplicates.swift).
 enum StoreCheckVerdicts {
     /// One verdict of `name` on one checked store: held (saying what was examined), or violated with the
     /// checker's findings of `kinds`, less those `excluded` (the app's own losses, judged by `app-durable`).
