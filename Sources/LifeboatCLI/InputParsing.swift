@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Runner
 import Scenario
 import StoreModel
 
@@ -29,3 +30,20 @@ extension URL {
 
 extension MigrateOptions.ExistingDestination: ExpressibleByArgument {}
 extension StoreOptions.JournalMode: ExpressibleByArgument {}
+
+/// `--jobs N|cores`, for the commands that run many scenarios (`RunLoop`).
+protocol RunsManyAtATime {
+    var jobs: String { get }
+}
+
+extension RunsManyAtATime {
+    func jobCount() throws -> Int {
+        switch JobCount.parse(jobs) {
+        case .success(let n): return n
+        case .failure(let error): throw CLIFailure.badInput(error.message)
+        }
+    }
+}
+
+extension TryCommand: RunsManyAtATime {}
+extension MatrixCommand: RunsManyAtATime {}

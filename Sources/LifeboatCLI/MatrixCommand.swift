@@ -15,6 +15,8 @@ struct MatrixCommand: ParsableCommand {
     @Argument(help: "A directory of recipes: one subdirectory per tool, one scenario file per situation.") var directory: String
     @Option(help: "Seeds: ranges and lists, as `run --seeds` takes them (1-5, 1,4,9, 7).") var seeds = "1"
     @Option(help: "Only these recipes (comma-separated subdirectory names).") var only: String?
+    @Option(help: ArgumentHelp("Runs at a time: a number, or `cores`. The page and the verdicts are the runs' own, in the same order at any value; runs whose verdict depends on the machine's pace may see a busier machine.", valueName: "n"))
+    var jobs: String = "1"
     @Option(help: "Where reports go (reports/<matrix-id>/).") var reports: String = "reports"
     @Option(help: "Scratch directory for stores.") var scratch: String?
     @Option(help: "Replay each caught run N more times and show how often its finding came back (reproduced k/N); 0 replays nothing.")
@@ -54,7 +56,7 @@ struct MatrixCommand: ParsableCommand {
             let progress = Progress(total: recipes.reduce(0) { $0 + $1.situations.count } * seedList.count, label: "runs")
             defer { progress.finish() }
             result = try ToolMatrix.run(recipes, seeds: seedList, matrix: matrix, settings: settings, command: command,
-                                        directory: directory, reproduce: reproduce) { line in progress.step(line) }
+                                        directory: directory, reproduce: reproduce, jobs: try jobCount()) { line in progress.step(line) }
         } catch let error as ToolMatrix.MatrixError {
             throw CLIFailure.badInput(error.description)
         } catch RunError.interrupted {

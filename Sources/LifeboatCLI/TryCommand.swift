@@ -42,6 +42,8 @@ struct TryCommand: ParsableCommand {
     var deep = false
     @Option(help: ArgumentHelp("With --deep: stop starting runs after this long (10m, 90s) and say how much was covered.", valueName: "duration"))
     var budget: String?
+    @Option(help: ArgumentHelp("Runs at a time: a number, or `cores`. The page and the verdicts are the runs' own, in the same order at any value; runs whose verdict depends on the machine's pace may see a busier machine.", valueName: "n"))
+    var jobs: String = "1"
     @Option(help: "Where reports go (reports/try-<id>/).") var reports: String = "reports"
     @Option(help: "Scratch directory for stores.") var scratch: String?
 
@@ -105,7 +107,7 @@ struct TryCommand: ParsableCommand {
         let result: ToolMatrix.Result
         do {
             result = try ToolMatrix.run([recipe], seeds: seedList, matrix: directory, settings: settings,
-                                        command: command, directory: tools.path, notExercised: notExercised) { line in progress.step(line) }
+                                        command: command, directory: tools.path, notExercised: notExercised, jobs: try jobCount()) { line in progress.step(line) }
         } catch RunError.interrupted {
             progress.finish()
             throw CLIFailure(code: Interruption.exitCode, message: "interrupted; partial runs in \(directory.url.path)")

@@ -218,7 +218,7 @@ public enum ToolMatrix {
     /// caught runs to `<matrix>/repros/`. A situation named in `notExercised` is not run: its cell says why.
     public static func run(_ recipes: [Recipe], seeds: [UInt64], matrix: RunDirectory, settings: ScenarioRunner.Settings,
                            command: String, directory: String, reproduce: Int = 0, notExercised: [String: String] = [:],
-                           log: (String) -> Void) throws -> Result {
+                           jobs: Int = 1, log: @escaping @Sendable (String) -> Void) throws -> Result {
         let started = Date()
         let startedAt = ISO8601DateFormatter().string(from: started)
         var tools: [ToolInfo] = []
