@@ -199,5 +199,32 @@ schedule:
     command: sh "$LIFEBOAT_SCENARIO_DIR/restore.sh"
 time_limit: 120
 """#),
+        ("tools/_situations/writes-after-restore.yaml", #"""
+# Situation "writes-after-restore": a backup is taken while two writers commit, the backup is restored once they
+# are done, and the app goes on (writers.after_restore: continue): a new round of writers commits against the
+# restored store, and a second backup is taken while they commit. That second backup must carry what the app
+# committed since the restore (wal-content-carried and snapshot-consistent hold each round to the store its
+# restore produced): a tool that keeps state from before the restore (a replication position, a file list, an
+# incremental base, a cached generation) may back up the store it remembers instead of the one the app now
+# writes. The class of Litestream issue #781 (a replica that went on from the pre-restore position) and Turso
+# issue #8129 (writes after a restore missing from the next backup). No attachments; a program that restores
+# needs --restore (without it `try` skips this situation).
+extends: ../../_defaults.yaml
+store: {objects: 200, blob_fraction: 0}
+writers: {count: 2, transactions: 120, rate: 60, blob_fraction: 0, checkpoint: auto, after_restore: continue}
+schedule:
+  - backup: command
+    command: sh "$LIFEBOAT_SCENARIO_DIR/backup.sh"
+    after_commits: 40
+  - restore: command
+    command: sh "$LIFEBOAT_SCENARIO_DIR/restore.sh"
+    after_writers: true
+  - backup: command
+    command: sh "$LIFEBOAT_SCENARIO_DIR/backup.sh"
+    after_commits: 320
+invariants: [wal-content-carried, snapshot-consistent, restore-equals-backup, restore-opens, live-store-unaffected,
+             integrity, no-duplicates, backup-completes, metadata-preserved]
+time_limit: 120
+"""#),
     ]
 }

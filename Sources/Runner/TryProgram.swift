@@ -73,6 +73,12 @@ public enum TryProgram {
                     skipped.append((situation.name, "a damaged backup tests the restore: give --restore to try it"))
                     return nil
                 }
+                // A backup after a restore judges what the program backs up once its own restore ran.
+                if let restore = scenario.schedule.firstIndex(where: { $0.action == .restore }),
+                   scenario.schedule[(restore + 1)...].contains(where: { $0.action == .backup }) {
+                    skipped.append((situation.name, "a backup after a restore: give --restore to try it"))
+                    return nil
+                }
                 scenario.schedule.removeAll { $0.action == .restore }
             }
             for index in scenario.schedule.indices where scenario.schedule[index].command != nil {

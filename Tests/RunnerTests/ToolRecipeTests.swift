@@ -39,7 +39,8 @@ import Testing
         let recipes = try ToolMatrix.discover(Self.tools)
         #expect(Set(recipes.map(\.tool)) == Set(Self.tested.keys), "a recipe without a test here, or a test without its recipe")
         for recipe in recipes {
-            #expect(recipe.situations.map(\.name) == ToolMatrix.situationOrder, "\(recipe.tool): \(recipe.situations.map(\.name))")
+            // Every situation of _situations/, in the table's order: a new situation is one file there.
+            #expect(recipe.situations.map(\.name) == (try ToolMatrix.situationFiles(in: Self.tools)).map(\.name), "\(recipe.tool): \(recipe.situations.map(\.name))")
             for file in ["restore.sh", "version.sh", "recipe.md"] {
                 #expect(FileManager.default.fileExists(atPath: recipe.directory.appendingPathComponent(file).path), "\(recipe.tool)/\(file)")
             }
