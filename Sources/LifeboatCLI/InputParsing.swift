@@ -47,3 +47,4 @@ extension RunsManyAtATime {
 
 extension TryCommand: RunsManyAtATime {}
 extension MatrixCommand: RunsManyAtATime {}
+extension RunCommand: RunsManyAtATime {}

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Checks
 import Foundation
+import Synchronization
 import Reporting
 import Runner
 import Scenario
@@ -72,11 +73,12 @@ extension RunCommand {
         options.reproduce = reproduce
         options.timeBudget = timeBudget.flatMap(DurationText.seconds)
         options.fuse = fuse
+        options.jobs = try jobCount()
         let info = campaign.info()
         let startedAt = ISO8601DateFormatter().string(from: Date())
         let started = Date()
         let runOptions = SuiteSummary.Options(repeatFailing: repeatFailing, timeBudgetSeconds: options.timeBudget, requireFuse: requireFuse)
-        func summary(_ entries: [SuiteEntry]) -> SuiteSummary {
+        @Sendable func summary(_ entries: [SuiteEntry]) -> SuiteSummary {
             // While the campaign goes, the pairs still to come show as not run, so a folder read mid-way is whole.
             let done = Set(entries.map(\.pair))
             let pending = pairs.filter { !done.contains($0) }.map {
@@ -104,16 +106,18 @@ extension RunCommand {
             print("== [\(position + 1)/\(total)] \(pair.scenario) seed \(pair.seed), expect \(expectation)" + (attempt > 0 ? " (rerun \(attempt) of \(repeatFailing))" : ""))
         }
         hooks.didRun = { _, result, directory, _ in Self.printRun(result, directory: directory) }
-        var lastWrite = Date()
+        // Pairs may finish on several threads (--jobs): the summary is written under one lock.
+        let lastWrite = Mutex(Date())
         hooks.didFinishPair = { entry, entries in
             defer { progress.step() }
             progress.finish()
             if entry.status != .ran { print("== \(entry.scenario) seed \(entry.seed): \(entry.status == .skipped ? "skipped" : "not run") — \(entry.reason ?? "")") }
             if let reproduction = entry.reproduction { print("   \(reproduction.invariant): \(reproduction.text)") }
             if entry.isFlaky { print("   FLAKY: the verdict changed between identical runs (\(entry.flaky.joined(separator: ", ")))") }
-            if Date().timeIntervalSince(lastWrite) >= 15 {
+            lastWrite.withLock { last in
+                guard Date().timeIntervalSince(last) >= 15 else { return }
                 try? folder.write(summary(entries))
-                lastWrite = Date()
+                last = Date()
             }
         }
         let entries = try CampaignRunner(campaign: campaign, settings: settings, options: options).run(pairs, hooks: hooks)

@@ -27,6 +27,8 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Replay each run that violated an invariant N more times and show how often its finding came back (reproduced k/N); 0 replays nothing.")
     var reproduce: Int = 0
     @Option(help: "Run only the K-th of N deterministic slices of the (scenario, seed) pairs, e.g. 2/3 (merge with `lifeboat report merge`).") var shard: String?
+    @Option(help: ArgumentHelp("Runs at a time: a number, or `cores`. The suite and the verdicts are the runs' own, in the same order at any value; runs whose verdict depends on the machine's pace may see a busier machine.", valueName: "n"))
+    var jobs: String = "1"
     @Option(help: "Start no new run once this much time is spent (10m, 90s, 1h30m); what was not run is listed.") var timeBudget: String?
     @Flag(help: "Exit 2 instead of skipping the drills that need FaultFS when FUSE is unavailable.") var requireFuse = false
     @Option(help: "Also write the real-bug catalog generated from this campaign (scenarios of one folder with a _catalog.yaml, e.g. Scenarios/real-bugs) to this Markdown file.")

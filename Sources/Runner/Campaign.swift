@@ -64,8 +64,7 @@ public struct Campaign: Sendable {
     /// The pairs shard `shard` runs: every N-th pair of the campaign's order, starting at the K-th, so N shards
     /// cover it exactly once and each gets a share of every seed.
     public func slice(_ shard: Shard?) -> [Pair] {
-        guard let shard else { return pairs }
-        return pairs.enumerated().filter { $0.offset % shard.count == shard.index - 1 }.map(\.element)
+        RunLoop(shard: shard).slice(pairs)
     }
 
     /// What summary.json records of the campaign; `id` is a SHA-256 over the version, each scenario's content

@@ -33,7 +33,7 @@ public struct RunLoop: Sendable {
         if jobs == 1 || mine.count < 2 {
             return try mine.enumerated().map { try body($0.element, $0.offset) }
         }
-        let state = LoopBox(LoopState<Row>(rows: Array(repeating: nil, count: mine.count)))
+        let state = Shared(LoopState<Row>(rows: Array(repeating: nil, count: mine.count)))
         let done = DispatchGroup()
         for _ in 0..<min(jobs, mine.count) {
             done.enter()
@@ -66,11 +66,11 @@ public struct RunLoop: Sendable {
     }
 }
 
-/// The workers' shared state, behind one lock.
-private final class LoopBox<Row: Sendable>: Sendable {
-    let mutex: Mutex<LoopState<Row>>
-    init(_ state: LoopState<Row>) { mutex = Mutex(state) }
-    func withLock<T>(_ body: (inout LoopState<Row>) throws -> T) rethrows -> T { try mutex.withLock { try body(&$0) } }
+/// A value the loop's workers share, behind one lock (a class, so escaping closures share it).
+final class Shared<Value: Sendable>: Sendable {
+    private let mutex: Mutex<Value>
+    init(_ value: Value) { mutex = Mutex(value) }
+    func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T { try mutex.withLock { try body(&$0) } }
 }
 
 private struct LoopState<Row: Sendable>: Sendable {
