@@ -256,7 +256,7 @@ public struct DeepSearch {
     /// Runs every target's probe and walks until the plan is done, `deadline` passes or an interruption;
     /// `planned` gets the plan's size once every probe ran, `progress` a line per run. Writes `deep.json` and
     /// `deep.md`.
-    public func run(deadline: Date?, planned: (Int) -> Void, progress: @escaping @Sendable (String) -> Void) throws -> Summary {
+    public func run(deadline: Date?, jobs: Int = 1, planned: (Int) -> Void, progress: @escaping @Sendable (String) -> Void) throws -> Summary {
         let started = Date()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var summary = Summary()
@@ -298,7 +298,7 @@ public struct DeepSearch {
             let config = Self.config(of: walk, file: file, actor: target.actor)
             let label = walk.label
             let state = try FaultWalk(base: target.base, config: config, directory: folder, settings: settings,
-                                      progress: { line in progress("\(label) \(line)") }, deadline: deadline).run()
+                                      progress: { line in progress("\(label) \(line)") }, deadline: deadline, jobs: jobs).run()
             summary.runs += state.rows.count
             // A walk stopped at its first failure covers the Ns after it too: they are that finding's neighbours,
             // not a pass, and the next walk takes over.

@@ -13,7 +13,7 @@ import Scenario
 /// N names the same operation in every run only when the runs interleave the same way: under the `turns`
 /// scheduler they do (one writer transaction at a time, in an order drawn from the seed); under `free` the
 /// operations of concurrent writers and steps race, and N can land on another operation (see docs/campaigns.md).
-public struct FaultWalk {
+public struct FaultWalk: Sendable {
     public struct Config: Sendable, Codable, Equatable {
         public var scenarioFile: String
         public var ops: [String]
@@ -115,12 +115,17 @@ public struct FaultWalk {
     let progress: (@Sendable (String) -> Void)?
     /// No N starts after this moment (`try --deep --budget`): the walk stops with `finished` nil, resumable.
     let deadline: Date?
+    /// Runs at a time (`RunLoop`). The walk runs the next `jobs` Ns together and takes their rows in N's order,
+    /// stopping where one at a time would have stopped (a run that fires nothing, a failure with
+    /// `--stop-at-failure`): the rows past that point are dropped, so the state is the same at any `jobs`.
+    let jobs: Int
 
     /// - Parameters: `directory` the walk's directory (reports/<walk-id>); a directory holding a state file for
     ///   the same configuration is resumed.
     public init(base: Scenario, config: Config, directory: URL, settings: ScenarioRunner.Settings,
-                progress: (@Sendable (String) -> Void)? = nil, deadline: Date? = nil) {
+                progress: (@Sendable (String) -> Void)? = nil, deadline: Date? = nil, jobs: Int = 1) {
         self.deadline = deadline
+        self.jobs = max(1, jobs)
         var base = base
         // The walk judges every invariant itself, whatever the drill expected.
         base.expect = .pass
@@ -181,40 +186,50 @@ public struct FaultWalk {
             state = State(scenario: base.name, config: config)
         }
         let done = Set(state.rows.filter { $0.outcome != FaultWalk.notRun }.map(\.n))
-        for n in config.indices() {
-            if state.finished != nil { break }
-            if let max = config.max, n > max {
-                state.finished = "reached --max \(max)"
-                break
+        let pending = config.indices().makeIterator()
+        walking: while state.finished == nil {
+            // The next Ns to run, up to `jobs` of them (one at a time: exactly the old loop).
+            var batch: [Int] = []
+            while batch.count < jobs, let n = pending.next() {
+                if let max = config.max, n > max {
+                    if batch.isEmpty { state.finished = "reached --max \(max)" }
+                    break
+                }
+                if !done.contains(n) { batch.append(n) }
             }
-            if done.contains(n) { continue }
+            if batch.isEmpty { break }
             if Interruption.requested { break }
             if let deadline, Date() >= deadline { break }
             let started = Date()
-            let (row, coverage) = try runOne(n)
-            if row.outcome == Self.notRun {
-                // The environment, not N: stop here with the row in the table; a rerun in this directory tries N again.
+            let results = try RunLoop(jobs: jobs).map(batch) { n, _ in try self.runOne(n) }
+            // Each run's own time when they ran together; the wall time when one at a time.
+            let wall = Date().timeIntervalSince(started)
+            for (n, (row, coverage)) in zip(batch, results) {
+                if row.outcome == Self.notRun {
+                    // The environment, not N: stop here with the row in the table; a rerun in this directory tries N again.
+                    state.rows.removeAll { $0.n == n }
+                    state.rows.append(row)
+                    state.rows.sort { $0.n < $1.n }
+                    progress?("N=\(n): not run: \(row.errors.first ?? "")")
+                    break walking
+                }
+                if !row.fired, !row.errors.isEmpty {
+                    // The run broke before the fault could fire: that says nothing about N. Stop without recording it,
+                    // so a rerun in the same directory tries N again.
+                    try save(state)
+                    throw WalkError.runFailed("N=\(n): the run failed before the fault fired (\(row.errors.joined(separator: "; "))); report \(row.report)")
+                }
+                state.coverage = RunCoverage.merged([state.coverage, coverage].compactMap { $0 })
+                state.seconds += batch.count == 1 ? wall : row.seconds
                 state.rows.removeAll { $0.n == n }
                 state.rows.append(row)
                 state.rows.sort { $0.n < $1.n }
-                progress?("N=\(n): not run: \(row.errors.first ?? "")")
-                break
-            }
-            if !row.fired, !row.errors.isEmpty {
-                // The run broke before the fault could fire: that says nothing about N. Stop without recording it,
-                // so a rerun in the same directory tries N again.
+                progress?("N=\(n): \(row.fired ? (row.hit?.summary ?? "fired") : "no fault fired") -> \(row.outcome)\(row.violated.isEmpty ? "" : " (\(row.violated.joined(separator: ", ")))")")
+                if !row.fired { state.finished = "run N=\(n) completed with no fault fired: every matching operation was walked" }
+                if config.stopAtFailure, row.outcome == "violated" { state.finished = "stopped at the first failing N (--stop-at-failure)" }
                 try save(state)
-                throw WalkError.runFailed("N=\(n): the run failed before the fault fired (\(row.errors.joined(separator: "; "))); report \(row.report)")
+                if state.finished != nil { break walking }
             }
-            state.coverage = RunCoverage.merged([state.coverage, coverage].compactMap { $0 })
-            state.seconds += Date().timeIntervalSince(started)
-            state.rows.removeAll { $0.n == n }
-            state.rows.append(row)
-            state.rows.sort { $0.n < $1.n }
-            progress?("N=\(n): \(row.fired ? (row.hit?.summary ?? "fired") : "no fault fired") -> \(row.outcome)\(row.violated.isEmpty ? "" : " (\(row.violated.joined(separator: ", ")))")")
-            if !row.fired { state.finished = "run N=\(n) completed with no fault fired: every matching operation was walked" }
-            if config.stopAtFailure, row.outcome == "violated" { state.finished = "stopped at the first failing N (--stop-at-failure)" }
-            try save(state)
         }
         if state.finished == nil, let only = config.only, !Interruption.requested, deadline.map({ Date() < $0 }) ?? true,
            Set(only).isSubset(of: Set(state.rows.filter { $0.outcome != Self.notRun }.map(\.n))) {

@@ -48,3 +48,4 @@ extension RunsManyAtATime {
 extension TryCommand: RunsManyAtATime {}
 extension MatrixCommand: RunsManyAtATime {}
 extension RunCommand: RunsManyAtATime {}
+extension WalkCommand: RunsManyAtATime {}

@@ -32,7 +32,7 @@ extension TryCommand {
             let search = DeepSearch(situation: scenario, file: situation.file.path, directory: folder,
                                     settings: ScenarioCommandSupport.settings(reports: reports, scratch: scratch))
             let before = done
-            let summary = try search.run(deadline: deadline, planned: { total in
+            let summary = try search.run(deadline: deadline, jobs: try jobCount(), planned: { total in
                 progress.set(done: before, total: before + total * (seeds.count - summaries.count))
             }, progress: { @Sendable line in
                 // The probes count the program's calls; every other line is one point searched.

@@ -28,6 +28,8 @@ struct WalkCommand: ParsableCommand {
     @Option(help: "K/M: take every M-th N, starting at the K-th (1-based).") var shard: String = "1/1"
     @Flag(help: "Stop at the first N that violates an invariant.") var stopAtFailure = false
     @Option(help: "The walk's directory (created under --reports when not given); an existing one is resumed.") var directory: String?
+    @Option(help: ArgumentHelp("Runs at a time: a number, or `cores`. The walk's table is the same at any value (the Ns run together past a stopping point are dropped).", valueName: "n"))
+    var jobs: String = "1"
     @Option(help: "Where reports go.") var reports: String = "reports"
     @Option(help: "Scratch directory.") var scratch: String?
 
@@ -76,7 +78,7 @@ struct WalkCommand: ParsableCommand {
         defer { walkProgress.finish() }
         let walk = FaultWalk(base: parsed, config: config, directory: walkDirectory,
                              settings: ScenarioCommandSupport.settings(reports: reports, scratch: scratch),
-                             progress: { @Sendable line in walkProgress.step(line) })
+                             progress: { @Sendable line in walkProgress.step(line) }, jobs: try jobCount())
         let state: FaultWalk.State
         do { state = try walk.run() } catch let error as FaultWalk.WalkError { throw CLIFailure.badInput(error.description) }
         print(FaultWalkReport.headline(state).replacingOccurrences(of: "`", with: ""))
