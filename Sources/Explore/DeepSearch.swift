@@ -204,7 +204,7 @@ public struct DeepSearch {
         let (result, _) = try runner.run()
         var calls: [String: Int] = [:]
         for (index, op) in Self.probedOps.enumerated() {
-            calls[op] = result.faults.first { $0.name == "rule \(index)" }?.fired ?? 0
+            calls[op] = result.faults.forRule(index)?.fired ?? 0
         }
         var sequence: [Call]?
         if let scratch = runner.scratchDirectory {

@@ -229,7 +229,7 @@ public struct FaultWalk {
         let scenario = scenario(n: n)
         let started = Date()
         let (result, runDirectory) = try ScenarioRunner(scenario: scenario, file: config.scenarioFile, settings: settings).run()
-        let walkRule = result.faults.last { $0.name == "rule \(scenario.faults.rules.count - 1)" }
+        let walkRule = result.faults.forRule(scenario.faults.rules.count - 1)
         let fired = (walkRule?.fired ?? 0) > 0
         let violated = result.verdicts.filter { $0.status == .violated && !(config.excused ?? []).contains($0.invariant) }
         let outcome = result.environmentError != nil ? Self.notRun : violated.isEmpty ? (result.errors.isEmpty ? "held" : "error") : "violated"
