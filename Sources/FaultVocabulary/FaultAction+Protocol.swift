@@ -24,6 +24,7 @@ public struct FaultActionJSON: Codable, Sendable, Equatable {
         case .fsyncLie: action = .fsyncLie
         case .fsyncFailClean: action = .fsyncFailClean
         case .enospcAfter: action = .enospcAfter(try c.decode(Int.self, forKey: .bytes))
+        case .edquotAfter: action = .edquotAfter(try c.decode(Int.self, forKey: .bytes))
         case .crash: action = .crash(try c.decodeIfPresent(CrashMode.self, forKey: .mode) ?? .keepNone)
         case .hold: action = .hold(try c.decode(Int.self, forKey: .ms))
         }
@@ -34,7 +35,7 @@ public struct FaultActionJSON: Codable, Sendable, Equatable {
         try c.encode(action.kind.rawValue, forKey: .kind)
         switch action {
         case .errno(let e): try c.encode(e, forKey: .errno)
-        case .shortWrite(let n), .shortRead(let n), .enospcAfter(let n): try c.encode(n, forKey: .bytes)
+        case .shortWrite(let n), .shortRead(let n), .enospcAfter(let n), .edquotAfter(let n): try c.encode(n, forKey: .bytes)
         case .delay(let ms), .hold(let ms): try c.encode(ms, forKey: .ms)
         case .fsyncLie, .fsyncFailClean: break
         case .crash(let mode): if mode != .keepNone { try c.encode(mode, forKey: .mode) }

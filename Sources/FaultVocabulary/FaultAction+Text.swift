@@ -32,6 +32,7 @@ extension FaultAction: CustomStringConvertible, Codable {
         case .shortWrite: self = .shortWrite(try number(Self.textBytes, "N"))
         case .shortRead: self = .shortRead(try number(Self.textBytes, "N"))
         case .enospcAfter: self = .enospcAfter(try number(Self.textBytes, "BYTES"))
+        case .edquotAfter: self = .edquotAfter(try number(Self.textBytes, "BYTES"))
         case .delay: self = .delay(try number(Self.textDelay, "MS"))
         case .fsyncLie, .fsyncFailClean:
             guard words.count == 1 else { throw failure("\(first) takes no argument") }
@@ -60,7 +61,7 @@ extension FaultAction: CustomStringConvertible, Codable {
         case .delay(let ms): return "delay \(ms)"
         case .fsyncLie: return "fsync-lie"
         case .fsyncFailClean: return "fsync-fail-clean"
-        case .enospcAfter(let n): return "enospc-after \(n)"
+        case .enospcAfter(let n), .edquotAfter(let n): return "\(kind.rawValue) \(n)"
         case .crash(let mode): return "crash \(mode)"
         case .hold(let ms): return ms == Self.defaultHoldMilliseconds ? "hold" : "hold \(ms)"
         }

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// What a fired rule does to the call: the one typed fault action of Lifeboat. Scenario files, `lifeboat walk
 /// --action`, `try --deep` and repros use its text (`FaultAction+Text.swift`); the FaultFS control protocol its
 /// JSON object (`FaultAction+Protocol.swift`). Every kind is listed once, with its grammar and a line saying what
@@ -17,6 +21,9 @@ public enum FaultAction: Sendable, Equatable {
     case fsyncFailClean
     /// A write byte budget across the mount; writes past it get ENOSPC (the crossing write is cut short).
     case enospcAfter(Int)
+    /// The same budget as a disk quota: writes past it get EDQUOT. Not a full disk to a program: SQLite's unix VFS
+    /// turns a failed write's ENOSPC into SQLITE_FULL and any other errno, EDQUOT too, into SQLITE_IOERR_WRITE.
+    case edquotAfter(Int)
     /// The call runs normally, then the volume freezes: every later call fails with EIO until the next `crash`
     /// verb. The disk is left exactly as it was right after the call, so the crash that follows (the runner
     /// kills the processes, then crashes in this mode) happens "right after" it: what fault walks need for `nth`
@@ -43,6 +50,7 @@ public enum FaultAction: Sendable, Equatable {
         case fsyncLie = "fsync-lie"
         case fsyncFailClean = "fsync-fail-clean"
         case enospcAfter = "enospc-after"
+        case edquotAfter = "edquot-after"
         case crash
         case hold
 
@@ -53,7 +61,7 @@ public enum FaultAction: Sendable, Equatable {
             case .shortWrite, .shortRead: return "\(rawValue) N"
             case .delay: return "delay MS"
             case .fsyncLie, .fsyncFailClean: return rawValue
-            case .enospcAfter: return "enospc-after BYTES"
+            case .enospcAfter, .edquotAfter: return "\(rawValue) BYTES"
             case .crash: return "crash [MODE]"
             case .hold: return "hold [MS]"
             }
@@ -69,6 +77,7 @@ public enum FaultAction: Sendable, Equatable {
             case .fsyncLie: return "fsync returns 0 but makes nothing durable"
             case .fsyncFailClean: return "fsync returns EIO and drops the file's unsynced data (Linux fsyncgate)"
             case .enospcAfter: return "a byte budget across the mount: the crossing write is cut short, later writes get ENOSPC"
+            case .edquotAfter: return "the same budget as a disk quota: the crossing write is cut short, later writes get EDQUOT"
             case .crash: return "the call runs, then the volume freezes until the crash (MODE: \(CrashMode.syntax); default keep-none)"
             case .hold: return "the call waits before it runs until released (the app's while_held work) or MS pass (default 60,000)"
             }
@@ -107,8 +116,19 @@ public enum FaultAction: Sendable, Equatable {
         case .fsyncLie: return .fsyncLie
         case .fsyncFailClean: return .fsyncFailClean
         case .enospcAfter: return .enospcAfter
+        case .edquotAfter: return .edquotAfter
         case .crash: return .crash
         case .hold: return .hold
+        }
+    }
+
+    /// For the byte-budget actions (`enospc-after`, `edquot-after`): the budget across the mount, and the errno a
+    /// write gets once it is spent. FaultFS charges and fails writes by this alone.
+    public var writeBudget: (bytes: Int, errno: Int32)? {
+        switch self {
+        case .enospcAfter(let n): return (n, ENOSPC)
+        case .edquotAfter(let n): return (n, EDQUOT)
+        default: return nil
         }
     }
 
@@ -134,9 +154,9 @@ public enum FaultAction: Sendable, Equatable {
             if ms < 0 || ms > 600_000 { return "delay needs 0 <= MS <= 600000" }
         case .fsyncLie, .fsyncFailClean:
             if !(covers(.fsync) || ops.contains(.fsyncdir)) { return "fsync actions need op fsync" }
-        case .enospcAfter(let n):
-            if n < 0 { return "enospc-after needs BYTES >= 0" }
-            if !covers(.write) { return "enospc-after needs op write" }
+        case .enospcAfter(let n), .edquotAfter(let n):
+            if n < 0 { return "\(kind.rawValue) needs BYTES >= 0" }
+            if !covers(.write) { return "\(kind.rawValue) needs op write" }
         case .crash(let mode):
             if case .keepPrefix(let n) = mode, n < 0 { return "crash keep-prefix needs N >= 0" }
         case .hold(let ms):

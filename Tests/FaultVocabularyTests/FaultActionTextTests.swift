@@ -9,6 +9,7 @@ import Testing
         ("errno EIO", .errno("EIO")), ("errno EDQUOT", .errno("EDQUOT")), ("short-write 0", .shortWrite(0)),
         ("short-read 512", .shortRead(512)), ("delay 60000", .delay(60_000)), ("fsync-lie", .fsyncLie),
         ("fsync-fail-clean", .fsyncFailClean), ("enospc-after 4096", .enospcAfter(4096)),
+        ("edquot-after 0", .edquotAfter(0)),
         ("crash", .crash(.keepNone)), ("crash keep-prefix 3", .crash(.keepPrefix(3))), ("crash torn", .crash(.torn(fill: .zeros))),
         ("crash torn zeros", .crash(.torn(fill: .zeros))), ("crash torn garbage", .crash(.torn(fill: .garbage))),
         ("crash reorder", .crash(.reorder)), ("hold", .hold(60_000)), ("hold 250", .hold(250)),
@@ -74,6 +75,7 @@ import Testing
     @Test func anActionThatDoesNotActOnItsOpsIsAProblem() {
         #expect(FaultAction.shortWrite(0).problem(ops: [.fsync]) == "short-write needs op write")
         #expect(FaultAction.shortWrite(0).problem(ops: [.any]) == nil)
+        #expect(FaultAction.edquotAfter(10).problem(ops: [.rename]) == "edquot-after needs op write")
         #expect(FaultAction.errno("ENOSYS").problem(ops: [.flush]) != nil)
         #expect(FaultAction.errno("EIO").problem(ops: [.flush]) == nil)
     }
