@@ -63,7 +63,7 @@ public struct RuleStatus: Codable, Sendable, Equatable {
     public var rule: FaultRule
     public var matched: Int
     public var fired: Int
-    /// For enospc-after: bytes charged against the budget so far.
+    /// For a byte budget (enospc-after, edquot-after): bytes charged against it so far.
     public var bytesUsed: Int?
     /// The first call the rule fired on: which op, which path, and who made it.
     public var firstFire: FiredCall?
