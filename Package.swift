@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "Strategies", targets: ["Strategies"]),
         .library(name: "StoreCheck", targets: ["StoreCheck"]),
         .library(name: "FaultFS", targets: ["FaultFS"]),
+        .library(name: "FaultVocabulary", targets: ["FaultVocabulary"]),
         // Preloaded into children on a FaultFS volume: their sync(2)/syncfs(2) become an acknowledged sync-all.
         .library(name: "LifeboatSyncShim", type: .dynamic, targets: ["CLifeboatSyncShim"]),
     ],
@@ -37,6 +38,9 @@ let package = Package(
         .target(name: "ChildProcesses", swiftSettings: strict),
         // The one seeded generator (SplitMix64) every seeded choice draws from.
         .target(name: "SeededRandomness", swiftSettings: strict),
+        // The one fault grammar: typed fault actions, triggers, crash modes, hold work, op and errno names, their
+        // text (scenario files, CLI flags, repros) and their control-protocol JSON. No FUSE: Scenario reads it too.
+        .target(name: "FaultVocabulary", swiftSettings: strict),
 
         // The system under test: Core Data's SQLite layout and coordinator operations.
         .target(
@@ -72,7 +76,7 @@ let package = Package(
         // Scenario files: the model of a drill and its YAML reader (errors at file:line:column).
         .target(
             name: "Scenario",
-            dependencies: ["Strategies", "Checks", .product(name: "Yams", package: "Yams")],
+            dependencies: ["Strategies", "Checks", "FaultVocabulary", .product(name: "Yams", package: "Yams")],
             swiftSettings: strict),
         // Writer processes and the history they record: the oracle.
         .target(
@@ -92,20 +96,20 @@ let package = Package(
         // Drills: scratch stores, strategies run against them, verdicts and the run directory.
         .target(
             name: "Runner",
-            dependencies: ["StoreModel", "StoreCheck", "Strategies", "Scenario", "Workload", "Checks", "Reporting", "FaultFS",
+            dependencies: ["StoreModel", "StoreCheck", "Strategies", "Scenario", "Workload", "Checks", "Reporting", "FaultFS", "FaultVocabulary",
                            "ChildProcesses", "SeededRandomness", "CLifeboatSys", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict),
         // Bug hunting: seeded variations of a scenario, greedy shrinking, replay checks.
         .target(
             name: "Explore",
-            dependencies: ["Runner", "Scenario", "Checks", "Reporting", "StoreModel", "StoreCheck", "Workload", "FaultFS",
+            dependencies: ["Runner", "Scenario", "Checks", "Reporting", "StoreModel", "StoreCheck", "Workload", "FaultFS", "FaultVocabulary",
                            "SeededRandomness", .product(name: "Crypto", package: "swift-crypto"),
                            .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")],
             swiftSettings: strict),
         // The fault-injecting FUSE file system (daemon, control protocol, client API).
         .target(
             name: "FaultFS",
-            dependencies: ["CFuse3", "CLifeboatSys", "ChildProcesses", "SeededRandomness"],
+            dependencies: ["CFuse3", "CLifeboatSys", "ChildProcesses", "SeededRandomness", "FaultVocabulary"],
             swiftSettings: strict),
         .executableTarget(name: "faultfs", dependencies: ["FaultFS"], swiftSettings: strict),
         // `lifeboat bench`: cached stores of given sizes, one child process per round, reports and baselines.
@@ -119,7 +123,7 @@ let package = Package(
         .target(
             name: "LifeboatCLI",
             dependencies: [
-                "StoreModel", "StoreCheck", "Strategies", "Runner", "Explore", "Scenario", "Workload", "Reporting", "FaultFS",
+                "StoreModel", "StoreCheck", "Strategies", "Runner", "Explore", "Scenario", "Workload", "Reporting", "FaultFS", "FaultVocabulary",
                 "CLifeboatSys", "Bench", "Checks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -155,16 +159,20 @@ let package = Package(
                            .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strict),
         .testTarget(
+            name: "FaultVocabularyTests",
+            dependencies: ["FaultVocabulary"],
+            swiftSettings: strict),
+        .testTarget(
             name: "ChildProcessesTests",
             dependencies: ["ChildProcesses"],
             swiftSettings: strict),
         .testTarget(
             name: "ScenarioTests",
-            dependencies: ["LifeboatTestSupport", "Scenario", .product(name: "PropertyBased", package: "swift-property-based")],
+            dependencies: ["LifeboatTestSupport", "Scenario", "FaultVocabulary", .product(name: "PropertyBased", package: "swift-property-based")],
             swiftSettings: strict),
         .testTarget(
             name: "RunnerTests",
-            dependencies: ["LifeboatTestSupport", "Runner", "Scenario", "Reporting", "Checks", "Explore", "ChildProcesses", "FaultFS",
+            dependencies: ["LifeboatTestSupport", "Runner", "Scenario", "Reporting", "Checks", "Explore", "ChildProcesses", "FaultFS", "FaultVocabulary",
                            .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strict),
         .testTarget(

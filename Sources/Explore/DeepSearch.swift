@@ -1,3 +1,4 @@
+import FaultVocabulary
 import Foundation
 import Reporting
 import Runner
@@ -37,7 +38,7 @@ public struct DeepSearch {
         public var storeGlob: String
         /// An interleaving target: the program's open of a store file is held while the app does `work`
         /// (`while_held`: commits, a checkpoint), instead of the crash and fault walks.
-        public var work: [String]?
+        public var work: [HoldWork]?
         /// Whether this is an interleaving target.
         public var interleaving: Bool { work != nil }
     }
@@ -46,7 +47,7 @@ public struct DeepSearch {
     public struct Walk: Sendable, Codable, Equatable {
         public var program: String
         public var ops: [String]
-        public var action: String
+        public var action: FaultAction
         public var count: Int
         public var path = "*"
         /// The Ns tried when the walk is grouped (the first and last write of each run of writes to one file,
@@ -55,15 +56,15 @@ public struct DeepSearch {
         /// The program's calls the walk stands for: `count` plus the writes grouped away.
         public var calls: Int?
         /// An interleaving's `while_held`: what the app does while the call is held.
-        public var whileHeld: [String]?
+        public var whileHeld: [HoldWork]?
         /// "backup: crash keep-none after fsync,fsyncdir,rename,unlink".
         public var label: String {
-            if let work = whileHeld { return "\(program): its \(ops.joined(separator: ",")) of the store held while the app does \(work.joined(separator: ", "))" }
+            if let work = whileHeld { return "\(program): its \(ops.joined(separator: ",")) of the store held while the app does \(work.map(\.description).joined(separator: ", "))" }
             return "\(program): \(action) " + (ops.isEmpty ? "after it reported success" : "at " + ops.joined(separator: ","))
         }
         /// The walk's folder name: "backup-crash-keep-none-fsync-fsyncdir-rename-unlink".
         public var folder: String {
-            ([program] + action.split(separator: " ").map(String.init) + (ops.isEmpty ? ["after-success"] : ops)).joined(separator: "-")
+            ([program, action.description.replacingOccurrences(of: " ", with: "-")] + (ops.isEmpty ? ["after-success"] : ops)).joined(separator: "-")
         }
     }
 
@@ -105,16 +106,16 @@ public struct DeepSearch {
     /// and reports success leaves a backup that differs; ENOSPC and a short write at each write. The cheap, short walks come
     /// first, so a budget cuts the long write walks, not the persistence points.
     public static let probedOps = ["write", "copy_file_range", "fsync", "fsyncdir", "rename", "unlink", "open", "flush"]
-    static let walkShapes: [(ops: [String], action: String)] = [
-        (["fsync", "fsyncdir", "rename", "unlink"], "crash keep-none"),
-        (["fsync", "fsyncdir", "rename", "unlink"], "crash reorder"),
-        (["fsync", "fsyncdir", "rename"], "crash torn"),
-        (["fsync", "fsyncdir", "rename"], "errno EIO"),
-        (["fsync"], "fsync-fail-clean"),
-        (["flush"], "errno EIO"),
-        (["write", "copy_file_range"], "errno EIO"),
-        (["write", "copy_file_range"], "errno ENOSPC"),
-        (["write"], "short-write 1"),
+    static let walkShapes: [(ops: [String], action: FaultAction)] = [
+        (["fsync", "fsyncdir", "rename", "unlink"], .crash(.keepNone)),
+        (["fsync", "fsyncdir", "rename", "unlink"], .crash(.reorder)),
+        (["fsync", "fsyncdir", "rename"], .crash(.torn(fill: .zeros))),
+        (["fsync", "fsyncdir", "rename"], .errno("EIO")),
+        (["fsync"], .fsyncFailClean),
+        (["flush"], .errno("EIO")),
+        (["write", "copy_file_range"], .errno("EIO")),
+        (["write", "copy_file_range"], .errno("ENOSPC")),
+        (["write"], .shortWrite(1)),
     ]
 
     let file: String
@@ -158,7 +159,7 @@ public struct DeepSearch {
             for (name, work) in Self.interleavings {
                 var interleaved = common
                 interleaved.name += "-backup-\(name)"
-                interleaved.description = "`lifeboat try --deep` of the backup \(backup.command ?? "") with the app's \(work.joined(separator: ", ")) at one of its opens of the store"
+                interleaved.description = "`lifeboat try --deep` of the backup \(backup.command ?? "") with the app's \(work.map(\.description).joined(separator: ", ")) at one of its opens of the store"
                 // Enough transactions for the work at every open of the store a program makes.
                 interleaved.writers.transactions = 120
                 interleaved.writers.rate = 0
@@ -191,7 +192,7 @@ public struct DeepSearch {
             rule.ops = [op]
             // Opens are counted on the live store's files only: those are the reads an interleaving delays.
             if op == "open" { rule.path = target.storeGlob }
-            rule.action = "delay 0"
+            rule.action = .delay(0)
             rule.actor = target.actor
             scenario.faults.rules.append(rule)
         }
@@ -203,7 +204,7 @@ public struct DeepSearch {
         let result = run.result
         var calls: [String: Int] = [:]
         for (index, op) in Self.probedOps.enumerated() {
-            calls[op] = result.faults.first { $0.name == "rule \(index)" }?.fired ?? 0
+            calls[op] = result.faults.forRule(index)?.fired ?? 0
         }
         var sequence: [Call]?
         if let scratch = run.scratch {
@@ -218,10 +219,10 @@ public struct DeepSearch {
     /// With `sequence` (the probe's calls in order), the write walks are grouped: they try the first and the last
     /// write of each run of writes to one file (`representatives`).
     public static func plan(_ program: String, calls: [String: Int], sequence: [Call]? = nil, interleaving: String? = nil,
-                            work: [String]? = nil) -> [Walk] {
+                            work: [HoldWork]? = nil) -> [Walk] {
         if let glob = interleaving {
             let count = calls["open"] ?? 0
-            var walk = Walk(program: program, ops: ["open"], action: "hold", count: count, path: glob)
+            var walk = Walk(program: program, ops: ["open"], action: .hold(FaultAction.defaultHoldMilliseconds), count: count, path: glob)
             walk.whileHeld = work
             return count == 0 ? [] : [walk]
         }
@@ -236,21 +237,21 @@ public struct DeepSearch {
                 walk.count = only.count
             }
             return walk
-        } + crashModes.map { Walk(program: program, ops: [], action: "crash \($0)", count: 1) }
+        } + crashModes.map { Walk(program: program, ops: [], action: .crash($0), count: 1) }
     }
 
     /// The kinds of call whose walks are grouped by run: the writes (each persistence point is walked whole).
     static let groupedOps: Set<String> = ["write", "copy_file_range"]
 
-    static let crashModes = ["keep-none", "reorder", "torn"]
+    static let crashModes: [CrashMode] = [.keepNone, .reorder, .torn(fill: .zeros)]
     /// What the app does while the program's open of a store file is held: commits only (the -wal grows past what
     /// a copy taken before holds), commits and a PASSIVE checkpoint (the main file rewritten), commits and a
     /// TRUNCATE checkpoint then one more commit (the -wal reset and rewritten from its start). Each ends with a
     /// commit after the checkpoint, so a -wal copied later holds frames the copied database does not match.
-    static let interleavings: [(name: String, work: [String])] = [
-        ("commits", ["commit 4"]),
-        ("checkpoint-passive", ["commit 4", "checkpoint passive", "commit 1"]),
-        ("checkpoint-truncate", ["commit 4", "checkpoint truncate", "commit 1"]),
+    static let interleavings: [(name: String, work: [HoldWork])] = [
+        ("commits", [.commit(4)]),
+        ("checkpoint-passive", [.commit(4), .checkpoint(.passive), .commit(1)]),
+        ("checkpoint-truncate", [.commit(4), .checkpoint(.truncate), .commit(1)]),
     ]
 
     /// Runs every target's probe and walks until the plan is done, `deadline` passes or an interruption;
@@ -284,8 +285,8 @@ public struct DeepSearch {
             if let deadline, Date() >= deadline { summary.incomplete = "the budget ran out"; break }
             let folder = directory.appendingPathComponent(walk.folder)
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            if walk.ops.isEmpty {
-                let row = try crashAfterSuccess(target, mode: String(walk.action.dropFirst("crash ".count)), folder: folder)
+            if walk.ops.isEmpty, case .crash(let mode) = walk.action {
+                let row = try crashAfterSuccess(target, mode: mode, folder: folder)
                 summary.runs += 1
                 summary.covered += 1
                 progress("\(walk.label) -> \(row.outcome)" + (row.violated.isEmpty ? "" : " (\(row.violated.joined(separator: ", ")))"))
@@ -323,7 +324,9 @@ public struct DeepSearch {
     /// walk, up to the last of them), stopping at the first failure; a program that reports failure when its call
     /// fails is right in the fault walks (`backup-completes` excused), not in the crash walks or interleavings.
     public static func config(of walk: Walk, file: String, actor: String) -> FaultWalk.Config {
-        let crash = walk.action.hasPrefix("crash"), interleaving = walk.whileHeld != nil
+        let interleaving = walk.whileHeld != nil
+        let crash: Bool
+        if case .crash = walk.action { crash = true } else { crash = false }
         return FaultWalk.Config(scenarioFile: file, ops: walk.ops, path: walk.path, action: walk.action, max: walk.only?.last ?? walk.count,
                                 stopAtFailure: true, actor: actor, excused: crash || interleaving ? nil : ["backup-completes"],
                                 only: walk.only, whileHeld: walk.whileHeld)
@@ -332,7 +335,7 @@ public struct DeepSearch {
     /// One run of the target's base with the power failing the moment the program reports success (`crash:
     /// during_step` with a delay no program reaches, so the crash comes when the step ends), in `mode`; a repro
     /// in `folder` when an invariant is violated.
-    func crashAfterSuccess(_ target: Target, mode: String, folder: URL) throws -> FaultWalk.Row {
+    func crashAfterSuccess(_ target: Target, mode: CrashMode, folder: URL) throws -> FaultWalk.Row {
         var scenario = target.base
         // Under `turns` a crash during a step comes after a seeded number of writer turns, not when the step ends;
         // the free scheduler waits out the delay, so the crash comes the moment the program reports success.

@@ -1,4 +1,5 @@
 import Checks
+import FaultVocabulary
 import Foundation
 import Reporting
 import Runner
@@ -18,8 +19,8 @@ public struct FaultWalk: Sendable {
         public var scenarioFile: String
         public var ops: [String]
         public var path: String
-        /// `errno NAME` (or any scenario rule action) or `crash [MODE]`.
-        public var action: String
+        /// What happens at the Nth call (`errno EIO`, `crash torn`, ...; saved as its text).
+        public var action: FaultAction
         public var from: Int
         /// Highest N to try (nil: until a run fires nothing).
         public var max: Int?
@@ -38,11 +39,11 @@ public struct FaultWalk: Sendable {
         /// writes to one file); nil walks every N. The walk ends after the last one.
         public var only: [Int]?
         /// For `action: hold`: what the app does while the Nth call is held (`while_held`).
-        public var whileHeld: [String]?
+        public var whileHeld: [HoldWork]?
 
-        public init(scenarioFile: String, ops: [String], path: String, action: String, from: Int = 1, max: Int? = nil,
+        public init(scenarioFile: String, ops: [String], path: String, action: FaultAction, from: Int = 1, max: Int? = nil,
                     shard: Int = 1, shards: Int = 1, stopAtFailure: Bool = false, actor: String? = nil, excused: [String]? = nil,
-                    only: [Int]? = nil, whileHeld: [String]? = nil) {
+                    only: [Int]? = nil, whileHeld: [HoldWork]? = nil) {
             self.only = only
             self.whileHeld = whileHeld
             self.stopAtFailure = stopAtFailure
@@ -168,7 +169,7 @@ public struct FaultWalk: Sendable {
         rule.whileHeld = config.whileHeld
         s.faults.rules.append(rule)
         // A crash walk crashes where N says; the scenario's own crash would come on top of it.
-        if config.action.split(separator: " ").first == "crash" { s.faults.crash = nil }
+        if case .crash = config.action { s.faults.crash = nil }
         return s
     }
 
@@ -244,7 +245,7 @@ public struct FaultWalk: Sendable {
         let started = Date()
         let run = try ScenarioRuns.run(scenario, file: config.scenarioFile, settings: settings)
         let (result, runDirectory) = (run.result, run.directory)
-        let walkRule = result.faults.last { $0.name == "rule \(scenario.faults.rules.count - 1)" }
+        let walkRule = result.faults.forRule(scenario.faults.rules.count - 1)
         let fired = (walkRule?.fired ?? 0) > 0
         let violated = result.verdicts.filter { $0.status == .violated && !(config.excused ?? []).contains($0.invariant) }
         let outcome = result.environmentError != nil ? Self.notRun : violated.isEmpty ? (result.errors.isEmpty ? "held" : "error") : "violated"

@@ -14,7 +14,8 @@ public enum FaultFSCommandLine {
       faultfs ctl SOCKET VERB [ARGS]     verbs: ping, rules, status, coverage, sync-all, clear, shutdown,
                                           disarm ID, crash keep-none|keep-prefix N|torn [zeros|garbage]|reorder,
                                           fsync-failure [ext4|xfs|btrfs|none], log-mark LABEL, arm RULE_JSON,
-                                          raw REQUEST_JSON
+                                          raw REQUEST_JSON; RULE_JSON's action kinds (docs/faultfs.md):
+    \(FaultAction.Kind.namesWrapped(width: 110, indent: String(repeating: " ", count: 38)))
       faultfs status SOCKET              unsynced files and pending directory entries
       faultfs log FILE                   the op log, one line per record
       faultfs unmount MOUNTPOINT         clear FUSE mounts at or under MOUNTPOINT (stale ones included)
@@ -163,15 +164,9 @@ public enum FaultFSCommandLine {
                 req.fsyncFailure = name
             }
         case "crash":
-            req.mode = rest.first ?? "keep-none"
-            if req.mode == "keep-prefix" {
-                guard rest.count == 2, let n = Int(rest[1]) else { return .failure(.badRequest("crash keep-prefix needs N")) }
-                req.n = n
-            } else if req.mode == "torn", rest.count == 2 {
-                guard let f = TornFill(rawValue: rest[1]) else { return .failure(.badRequest("torn fill is zeros or garbage")) }
-                req.fill = f
+            do { req = .crash(rest.isEmpty ? .keepNone : try CrashMode(text: rest.joined(separator: " "))) } catch {
+                return .failure(.badRequest("crash mode \(error)"))
             }
-            if case .failure(let e) = req.crashMode() { return .failure(e) }
         case "arm":
             guard rest.count == 1 else { return .failure(.badRequest("arm needs one RULE_JSON argument")) }
             do {

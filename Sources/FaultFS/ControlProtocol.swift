@@ -24,26 +24,16 @@ public struct ControlRequest: Codable, Sendable, Equatable {
         self.verb = verb; self.rule = rule; self.id = id; self.mode = mode; self.n = n; self.fill = fill; self.label = label
     }
 
-    /// A crash request for a mode.
+    /// A crash request for a mode (`CrashMode.protocolFields`).
     public static func crash(_ mode: CrashMode) -> ControlRequest {
-        switch mode {
-        case .keepNone: return ControlRequest(verb: "crash", mode: "keep-none")
-        case .keepPrefix(let n): return ControlRequest(verb: "crash", mode: "keep-prefix", n: n)
-        case .torn(let fill): return ControlRequest(verb: "crash", mode: "torn", fill: fill)
-        case .reorder: return ControlRequest(verb: "crash", mode: "reorder")
-        }
+        let fields = mode.protocolFields
+        return ControlRequest(verb: "crash", mode: fields.mode, n: fields.n, fill: fields.fill)
     }
 
     /// The crash mode named by this request, or a message saying what is wrong.
     public func crashMode() -> Result<CrashMode, FaultFSError> {
-        switch mode ?? "keep-none" {
-        case "keep-none": return .success(.keepNone)
-        case "keep-prefix":
-            guard let n, n >= 0 else { return .failure(.badRequest("keep-prefix needs \"n\" >= 0")) }
-            return .success(.keepPrefix(n))
-        case "torn": return .success(.torn(fill: fill ?? .zeros))
-        case "reorder": return .success(.reorder)
-        case let m: return .failure(.badRequest("unknown crash mode \(m) (keep-none, keep-prefix, torn, reorder)"))
+        do { return .success(try CrashMode(protocolMode: mode, n: n, fill: fill)) } catch {
+            return .failure(.badRequest(error.detail ?? "unknown crash mode \(error.text) (keep-none, keep-prefix, torn, reorder)"))
         }
     }
 }

@@ -1,34 +1,3 @@
-/// What survives a simulated crash. The daemon keeps all non-durable state (unsynced data ops, directory
-/// entry changes since the last directory fsync) and a crash decides, deterministically from the seed and
-/// the op sequence, which of those pending ops reach the backing directory.
-public enum CrashMode: Sendable, Equatable {
-    /// Only durable state survives.
-    case keepNone
-    /// The first N pending ops (data and directory-entry ops, in seq order) survive.
-    case keepPrefix(Int)
-    /// Pending ops before the last pending write survive; the last write is cut at a 512-byte sector
-    /// boundary chosen by the seed and the rest of its range is filled with zeros or seeded garbage;
-    /// pending ops after it are dropped.
-    case torn(fill: TornFill)
-    /// A seeded random subset of the pending ops survives (each with probability 1/2).
-    case reorder
-
-    /// The name used on the wire and on the command line.
-    public var name: String {
-        switch self {
-        case .keepNone: return "keep-none"
-        case .keepPrefix: return "keep-prefix"
-        case .torn: return "torn"
-        case .reorder: return "reorder"
-        }
-    }
-}
-
-/// How the lost tail of a torn write reads after the crash.
-public enum TornFill: String, Codable, Sendable {
-    case zeros, garbage
-}
-
 /// What a crash did, returned by the `crash` verb.
 public struct CrashReport: Codable, Sendable, Equatable {
     public var mode: String

@@ -13,7 +13,7 @@ struct FaultDecision: Sendable {
     var action: FaultAction?
     /// Total delay from every delay rule that fired, applied before the call.
     var delayMS: Int = 0
-    /// For enospc-after: how many bytes of this write still fit in the budget.
+    /// For a byte budget (enospc-after, edquot-after): how many bytes of this write still fit in it.
     var allowedBytes: Int?
     /// For hold: the rule whose `release` the call waits for, and for how long at most.
     var hold: (rule: String, ms: Int)?
@@ -109,7 +109,7 @@ final class FaultEngine: Sendable {
         state.withLock { s in
             s.rules.map {
                 var used: Int? = nil
-                if case .enospcAfter = $0.rule.action { used = $0.bytesUsed }
+                if $0.rule.action.writeBudget != nil { used = $0.bytesUsed }
                 return RuleStatus(rule: $0.rule, matched: $0.matched, fired: $0.fired, bytesUsed: used, firstFire: $0.firstFire)
             }
         }.map { status in
@@ -165,7 +165,7 @@ final class FaultEngine: Sendable {
                 let rule = s.rules[i].rule
                 guard rule.ops.contains(op) || rule.ops.contains(.any) else { continue }
                 guard paths.contains(where: { fnmatch(rule.path, $0, 0) == 0 }) else { continue }
-                if case .enospcAfter = rule.action, op != .write { continue }
+                if rule.action.writeBudget != nil, op != .write { continue }
                 if let groups = rule.processGroups, !FaultRule.caller(callerPID?(), isIn: groups) { continue }
                 s.rules[i].matched += 1
                 matchedAny = true
@@ -179,7 +179,7 @@ final class FaultEngine: Sendable {
                 case .probability(let p): fires = s.rules[i].rng.nextUnit() < p
                 case .always: fires = true
                 }
-                if case .enospcAfter(let budget) = rule.action {
+                if let budget = rule.action.writeBudget?.bytes {
                     // The budget is the trigger: charge what fits, fire when the write does not fit whole.
                     let left = max(0, budget - s.rules[i].bytesUsed)
                     if decision.action != nil { continue }

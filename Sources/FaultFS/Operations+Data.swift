@@ -107,11 +107,12 @@ extension FaultFileSystem {
         var n = size
         switch d.action {
         case .shortWrite(let limit)?: n = min(size, limit)
-        case .enospcAfter?:
+        case let action? where action.writeBudget != nil:
             n = min(size, d.allowedBytes ?? 0)
             if n == 0 {
-                logOp("write", p, result: Int64(-ENOSPC), fault: d.ruleID) { $0.ino = h.ino; $0.offset = offset; $0.length = Int64(size) }
-                return -ENOSPC
+                let e = action.writeBudget?.errno ?? ENOSPC
+                logOp("write", p, result: Int64(-e), fault: d.ruleID) { $0.ino = h.ino; $0.offset = offset; $0.length = Int64(size) }
+                return -e
             }
         default: break
         }

@@ -21,7 +21,8 @@ struct FaultFSCommand: ParsableCommand {
               ping, rules, status, coverage, sync-all, clear, shutdown, disarm ID,
               crash keep-none|keep-prefix N|torn [zeros|garbage]|reorder,
               fsync-failure [ext4|xfs|btrfs|none], log-mark LABEL,
-              arm RULE_JSON or raw REQUEST_JSON
+              arm RULE_JSON or raw REQUEST_JSON; RULE_JSON's action kinds:
+        \(FaultAction.Kind.namesWrapped(width: 80, indent: "      "))
           lifeboat faultfs status SOCKET        unsynced files and pending entries
           lifeboat faultfs log FILE             the op log, one line per record
           lifeboat faultfs unmount MOUNTPOINT   clear FUSE mounts at or under it

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Explore
+import FaultVocabulary
 import Foundation
 import Runner
 import Scenario
@@ -21,8 +22,25 @@ struct WalkCommand: ParsableCommand {
     @Argument(help: "The scenario to walk.") var scenario: String
     @Option(help: "Operations to count, comma-separated (write,fsync,...).") var ops: String = "write"
     @Option(help: "fnmatch glob on the mount path of the files to count.") var path: String = "*"
-    @Option(help: "What happens at the Nth operation: a fault rule action (errno EIO, short-write 0, fsync-lie, ...) or crash [MODE].")
+    @Option(help: ArgumentHelp("What happens at the Nth operation: \(Self.walkActions.map(\.syntax).joined(separator: ", ")) (MODE: \(CrashMode.syntax)).",
+                               valueName: "action"))
     var action: String = "errno EIO"
+
+    /// Every fault action but `hold`, which needs the app's `while_held` work that a walk has no flag for (`try
+    /// --deep` holds calls in its interleavings).
+    static let walkActions = FaultAction.Kind.allCases.filter { $0 != .hold }
+
+    /// The action `--action` names, or why it names none.
+    func walkAction() throws -> FaultAction {
+        let parsed: FaultAction
+        do { parsed = try FaultAction(text: action) } catch {
+            throw ValidationError("--action \(FaultTextError(expected: FaultAction.Kind.syntaxList(Self.walkActions), text: action, detail: error.detail))")
+        }
+        guard Self.walkActions.contains(parsed.kind) else {
+            throw ValidationError("--action \(parsed.kind.rawValue) needs while_held (what the app does while the call is held), which a walk does not take; `lifeboat try --deep` holds calls in its interleavings")
+        }
+        return parsed
+    }
     @Option(help: "First N.") var from: Int = 1
     @Option(help: "Highest N to try.") var max: Int?
     @Option(help: "K/M: take every M-th N, starting at the K-th (1-based).") var shard: String = "1/1"
@@ -49,9 +67,7 @@ struct WalkCommand: ParsableCommand {
         guard !names.isEmpty, names.allSatisfy({ ScenarioParser.faultOps.contains($0) }) else {
             throw ValidationError("--ops must name operations among \(ScenarioParser.faultOps.joined(separator: ", ")), not '\(ops)'")
         }
-        guard FaultActionText.isValid(action) else {
-            throw ValidationError("--action must be errno NAME, short-write N, short-read N, delay MS, fsync-lie, fsync-fail-clean, enospc-after BYTES or crash [MODE], not '\(action)'")
-        }
+        _ = try walkAction()
         guard !path.isEmpty else { throw ValidationError("--path must not be empty") }
     }
 
@@ -71,7 +87,7 @@ struct WalkCommand: ParsableCommand {
             print("note: scheduler \(parsed.scheduler): N may name a different operation from run to run; `scheduler: turns` makes the walk exact")
         }
         let config = FaultWalk.Config(scenarioFile: file.path, ops: ops.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) },
-                                      path: path, action: action, from: from, max: max, shard: k, shards: m,
+                                      path: path, action: try walkAction(), from: from, max: max, shard: k, shards: m,
                                       stopAtFailure: stopAtFailure)
         // Ns run of those this shard will run up to --max (unknown without --max: a count and the time so far).
         let walkProgress = Progress(total: max.map { Swift.max(0, ($0 - from) / m + 1) }, label: "Ns")

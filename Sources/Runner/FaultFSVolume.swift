@@ -27,42 +27,13 @@ public final class FaultFSVolume: StoreVolume {
         }
     }
 
-    /// Converts a scenario rule to FaultFS's form (the parser already checked the text).
+    /// Converts a scenario rule to FaultFS's form (the parser already typed its action).
     static func rule(_ rule: Scenario.Rule) throws -> FaultRule {
         let ops = try rule.ops.map { name -> FaultOp in
             guard let op = FaultOp(rawValue: name) else { throw RunError.environment("FaultFS has no operation \(name)") }
             return op
         }
-        let trigger: FaultTrigger = rule.nth.map { .nth($0) } ?? rule.after.map { .after($0) } ?? rule.probability.map { .probability($0) } ?? .always
-        let words = rule.action.split(separator: " ").map(String.init)
-        let number = words.count > 1 ? Int(words[1]) : nil
-        let action: FaultAction
-        switch words.first {
-        case "errno": action = .errno(words[1])
-        case "short-write": action = .shortWrite(number ?? 0)
-        case "short-read": action = .shortRead(number ?? 0)
-        case "delay": action = .delay(number ?? 0)
-        case "fsync-lie": action = .fsyncLie
-        case "fsync-fail-clean": action = .fsyncFailClean
-        case "enospc-after": action = .enospcAfter(number ?? 0)
-        case "crash": action = .crash
-        // The runner releases the call once the app's work in `while_held` is done; a minute at most, so a run
-        // whose runner died does not hang.
-        case "hold": action = .hold(60_000)
-        default: throw RunError.environment("unknown fault action \(rule.action)")
-        }
-        return FaultRule(ops: ops, path: rule.path, trigger: trigger, action: action)
-    }
-
-    static func crashMode(_ text: String) throws -> CrashMode {
-        let words = text.split(separator: " ").map(String.init)
-        switch words.first {
-        case "keep-none": return .keepNone
-        case "keep-prefix": return .keepPrefix(words.count > 1 ? Int(words[1]) ?? 0 : 0)
-        case "torn": return .torn(fill: words.count > 1 && words[1] == "garbage" ? .garbage : .zeros)
-        case "reorder": return .reorder
-        default: throw RunError.environment("unknown crash mode \(text)")
-        }
+        return FaultRule(ops: ops, path: rule.path, trigger: rule.trigger, action: rule.action)
     }
 
     public func arm(_ rule: Scenario.Rule) throws -> String {
@@ -81,8 +52,8 @@ public final class FaultFSVolume: StoreVolume {
 
     public func disarm(_ id: String) throws { try mount.disarm(id) }
 
-    public func crash(mode: String) throws -> String {
-        let report = try mount.crash(try Self.crashMode(mode))
+    public func crash(mode: CrashMode) throws -> String {
+        let report = try mount.crash(mode)
         var text = "FaultFS dropped \(report.dropped.count) and kept \(report.kept.count) non-durable operation(s)"
         if let cut = report.tornCut, let seq = report.tornSeq { text += "; write \(seq) torn at byte \(cut)" }
         return text

@@ -1,13 +1,13 @@
+import FaultVocabulary
 import Foundation
 import Scenario
 import Workload
 
 extension ScenarioRunner {
     /// The crash mode of the scenario's `crash` fault rules (`action: crash` or `crash MODE`), or nil without one.
-    var crashRuleMode: String? {
+    var crashRuleMode: CrashMode? {
         for rule in scenario.faults.rules {
-            let words = rule.action.split(separator: " ").map(String.init)
-            if words.first == "crash" { return words.count > 1 ? words.dropFirst().joined(separator: " ") : "keep-none" }
+            if case .crash(let mode) = rule.action { return mode }
         }
         return nil
     }

@@ -14,7 +14,7 @@ extension ScenarioRunner {
     /// the program has exited.
     func serveHolds(of child: ChildRegistry.Child, step: Int, _ context: EventContext, grantTurn: () throws -> Bool) throws {
         guard let faultFS = context.volume as? FaultFSVolume else { return }
-        let holdRules = scenario.faults.rules.enumerated().compactMap { index, rule -> (Int, FaultRule, [String])? in
+        let holdRules = scenario.faults.rules.enumerated().compactMap { index, rule -> (Int, FaultRule, [HoldWork])? in
             guard let work = rule.whileHeld, let converted = try? FaultFSVolume.rule(rule) else { return nil }
             return (index, converted, work)
         }
@@ -25,22 +25,22 @@ extension ScenarioRunner {
                 plain.id = nil
                 plain.processGroups = nil
                 guard let id = status.rule.id, let (index, _, work) = holdRules.first(where: { $0.1 == plain }) else { continue }
-                note("faultfs", .fault, "rule \(index) holds \(child.name)'s call \(status.fired) (\(status.rule.ops.map(\.rawValue).joined(separator: ",")) \(status.rule.path)) while the app does: \(work.joined(separator: ", "))")
+                note("faultfs", .fault, "rule \(index) holds \(child.name)'s call \(status.fired) (\(status.rule.ops.map(\.rawValue).joined(separator: ",")) \(status.rule.path)) while the app does: \(work.map(\.description).joined(separator: ", "))")
                 // A program that holds the store's write lock (a correct backup does, to copy a consistent
                 // store) keeps the app from committing until it is done: the commits would wait for a call that
                 // waits for them. They are left out then, and said so; a checkpoint still runs, with a short wait.
                 let locked = Self.writeLockIsTaken(context.live)
                 if locked { note("faultfs", .note, "\(child.name) holds the store's write lock: the app cannot commit while its call is held") }
                 for item in work {
-                    let words = item.split(separator: " ").map(String.init)
-                    if words.first == "commit", locked {
+                    switch item {
+                    case .commit where locked:
                         continue
-                    } else if words.first == "commit" {
+                    case .commit(let count):
                         var committed = 0
-                        for _ in 0..<(Int(words.last ?? "") ?? 0) where try grantTurn() { committed += 1 }
+                        for _ in 0..<count where try grantTurn() { committed += 1 }
                         if committed == 0 { note("faultfs", .note, "no writer had a turn left for \(item)") }
-                    } else if words.first == "checkpoint", let mode = words.last {
-                        try runStoreOperation(step, Scenario.Step(action: .init(rawValue: "checkpoint"), strategy: mode), context, busyTimeout: 0.25)
+                    case .checkpoint(let mode):
+                        try runStoreOperation(step, Scenario.Step(action: .init(rawValue: "checkpoint"), strategy: mode.rawValue), context, busyTimeout: 0.25)
                     }
                 }
                 try faultFS.mount.release(id)

@@ -275,6 +275,7 @@ public final class ScenarioRunner {
             let rule = scenario.faults.rules[index]
             var summary = FaultSummary(name: "rule \(index)", fired: fired[id] ?? 0,
                                        detail: "\(rule.ops.joined(separator: ",")) \(rule.path) -> \(rule.action)")
+            summary.rule = index
             summary.hit = hits[id]
             record.faults.append(summary)
         }

@@ -1,3 +1,4 @@
+import FaultVocabulary
 import Foundation
 import Scenario
 
@@ -11,7 +12,7 @@ public protocol StoreVolume: AnyObject {
     func arm(_ rule: Scenario.Rule) throws -> String
     func disarm(_ id: String) throws
     /// Drops what is not durable (FaultFS) after the store's processes were killed; `mode` as in scenarios.
-    func crash(mode: String) throws -> String
+    func crash(mode: CrashMode) throws -> String
     /// How often each armed rule fired.
     func firedCounts() throws -> [String: Int]
     func close() throws
@@ -29,7 +30,7 @@ public final class PlainVolume: StoreVolume {
         throw RunError.environment("fault rules need FaultFS (set faults.mount or give rules on a FaultFS run)")
     }
     public func disarm(_ id: String) throws {}
-    public func crash(mode: String) throws -> String { "process crash (plain directory: buffered writes survive)" }
+    public func crash(mode: CrashMode) throws -> String { "process crash (plain directory: buffered writes survive)" }
     public func firedCounts() throws -> [String: Int] { [:] }
     public func close() throws {}
 }

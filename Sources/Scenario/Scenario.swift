@@ -1,3 +1,4 @@
+import FaultVocabulary
 import Foundation
 
 /// A drill: the store to start from, the writers, the schedule of backups and restores, the faults, the
@@ -233,9 +234,8 @@ public struct Scenario: Sendable, Equatable, Codable {
         public var nth: Int?
         public var after: Int?
         public var probability: Double?
-        /// errno NAME | short-write N | short-read N | delay MS | fsync-lie | fsync-fail-clean | enospc-after BYTES
-        /// | crash [MODE] | hold
-        public var action = "errno EIO"
+        /// What happens to a matching call (`FaultAction.Kind` lists the kinds; its text is the file's `action:`).
+        public var action = FaultAction.errno("EIO")
         /// Arm the rule only while this step runs (index in `schedule`), or from the start when nil.
         public var duringStep: Int?
         /// Only calls of the run's children whose name matches this glob (`writer-1`, `sidecar-litestream`,
@@ -243,9 +243,11 @@ public struct Scenario: Sendable, Equatable, Codable {
         public var actor: String?
         /// Armed only while an instance of this sidecar runs (from its start to its end).
         public var whileSidecar: String?
-        /// For `action: hold`: what the app does, in order, while the call is held ("commit N", "checkpoint
-        /// MODE"); the runner then lets the call go on. Turns scheduler only, so the moment is the same every run.
-        public var whileHeld: [String]?
+        /// For `action: hold`: what the app does, in order, while the call is held (`commit N`, `checkpoint
+        /// MODE`); the runner then lets the call go on. Turns scheduler only, so the moment is the same every run.
+        public var whileHeld: [HoldWork]?
+        /// When a matching call fires the rule, from `nth`, `after` or `probability` (none: every call).
+        public var trigger: FaultTrigger { FaultTrigger(nth: nth, after: after, probability: probability) }
         public var isScoped: Bool { actor != nil || whileSidecar != nil }
         /// Whether the run's child `name` is this rule's `actor` (nil: the rule names no actor).
         public func hasActor(_ name: String) -> Bool? { actor.map { fnmatch($0, name, 0) == 0 } }
@@ -263,8 +265,8 @@ public struct Scenario: Sendable, Equatable, Codable {
         /// With `during_step`, instead of `delay`: the moment the step's copy has written this many pages (SQLite
         /// pages for backup-api and replace, 4 KiB pieces for the file copies); exact, unlike a delay.
         public var atPage: Int?
-        /// keep-none | keep-prefix N | torn | reorder
-        public var mode = "keep-none"
+        /// Which of the writes not yet durable survive.
+        public var mode = CrashMode.keepNone
         public init() {}
     }
 

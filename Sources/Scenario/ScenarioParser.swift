@@ -1,4 +1,5 @@
 import Checks
+import FaultVocabulary
 import Foundation
 import Strategies
 import Yams
@@ -7,10 +8,8 @@ import Yams
 public enum ScenarioParser {
     /// The invariant names scenario files may use: the judge's registry (Checks/Judge/InvariantRegistry.swift).
     public static var invariantNames: [String] { InvariantRegistry.names }
-    public static let faultOps = ["any", "open", "create", "read", "write", "flush", "release", "fsync", "fsyncdir", "truncate",
-                           "fallocate", "rename", "unlink", "mkdir", "rmdir", "link", "symlink", "getattr", "readdir",
-                           "chmod", "utimens", "statfs", "copy_file_range", "lseek"]
-    static let crashModes = ["keep-none", "keep-prefix", "torn", "reorder"]
+    /// The operation names `ops:` takes: FaultFS's (`FaultOp`).
+    public static var faultOps: [String] { FaultOp.names }
     /// The largest commit or operation count a trigger may name: more than 64 writers x 10,000,000 transactions
     /// can commit, and small enough that no sum or multiple of two of them overflows.
     public static let maximumCommits = 1_000_000_000
@@ -284,11 +283,9 @@ public enum ScenarioParser {
                 if c.atPage != nil, c.duringStep == nil { throw crash.error(crash.node("at_page"), "faults.crash.at_page needs during_step (the step whose copy it stops)") }
                 if c.atPage != nil, delay != nil { throw crash.error(crash.node("at_page"), "faults.crash takes at_page or delay, not both") }
                 if let mode = try crash.string("mode") {
-                    let word = mode.split(separator: " ").first.map(String.init) ?? ""
-                    guard crashModes.contains(word), word != "keep-prefix" || Int(mode.split(separator: " ").last ?? "") != nil else {
-                        throw crash.error(crash.node("mode"), "faults.crash.mode must be keep-none, keep-prefix N, torn or reorder, not '\(mode)'")
+                    do { c.mode = try CrashMode(text: mode) } catch {
+                        throw crash.error(crash.node("mode"), "faults.crash.mode \(error)")
                     }
-                    c.mode = mode
                 }
                 if [c.afterCommits != nil, c.atSeconds != nil, c.duringStep != nil].filter({ $0 }).count != 1 {
                     throw crash.error(nil, "faults.crash needs exactly one of after_commits, at_seconds, during_step")
@@ -363,20 +360,24 @@ public enum ScenarioParser {
             throw r.error(r.node("during_step"), "faults.rules[\(index)] takes during_step or actor/while_sidecar, not both (a step's own process is `actor: backup-I` or `restore-I`)")
         }
         if let action = try r.string("action") {
-            guard FaultActionText.isValid(action) else {
-                throw r.error(r.node("action"), "faults.rules[\(index)].action must be errno NAME, short-write N, short-read N, delay MS, fsync-lie, fsync-fail-clean, enospc-after BYTES, crash [MODE] or hold, not '\(action)'")
+            do { rule.action = try FaultAction(text: action) } catch {
+                throw r.error(r.node("action"), "faults.rules[\(index)].action \(error)")
             }
-            rule.action = action
+            // What FaultFS would refuse when the rule is armed (an op the action does not act on), refused here at its line.
+            if let problem = rule.action.problem(ops: rule.ops.compactMap(FaultOp.init(rawValue:))) {
+                throw r.error(r.node("action"), "faults.rules[\(index)].action '\(action)': \(problem)")
+            }
         }
         if let list = try r.sequence("while_held") {
             rule.whileHeld = try list.map { item in
-                guard let text = item.string, FaultActionText.isValidWhileHeld(text) else {
-                    throw r.error(item, "faults.rules[\(index)].while_held items are `commit N` (1-1000) or `checkpoint passive|full|restart|truncate`, not '\(item.string ?? "?")'")
+                do { return try HoldWork(text: item.string ?? "?") } catch {
+                    throw r.error(item, "faults.rules[\(index)].while_held items are \(HoldWork.syntax), not '\(item.string ?? "?")'")
                 }
-                return text
             }
         }
-        if (rule.action == "hold") != (rule.whileHeld != nil) {
+        let holds: Bool
+        if case .hold = rule.action { holds = true } else { holds = false }
+        if holds != (rule.whileHeld != nil) {
             throw r.error(r.node("while_held") ?? r.node("action") ?? node, "faults.rules[\(index)]: action hold and while_held go together (what the app does while the call is held)")
         }
         if [rule.nth != nil, rule.after != nil, rule.probability != nil].filter({ $0 }).count > 1 {
@@ -384,43 +385,5 @@ public enum ScenarioParser {
         }
         try r.finish()
         return rule
-    }
-}
-
-/// The text form of a fault action, shared by scenario files and the FaultFS control protocol.
-public enum FaultActionText {
-    /// What the app may do while a `hold` rule holds a call: commit N transactions (writers' turns), or checkpoint.
-    public static func isValidWhileHeld(_ text: String) -> Bool {
-        let words = text.split(separator: " ").map(String.init)
-        guard words.count == 2 else { return false }
-        switch words[0] {
-        case "commit": return Int(words[1]).map { (1...1000).contains($0) } == true
-        case "checkpoint": return ["passive", "full", "restart", "truncate"].contains(words[1])
-        default: return false
-        }
-    }
-
-    public static let errnoNames = ["EIO", "ENOSPC", "EDQUOT", "EINTR", "EROFS", "EACCES", "EAGAIN", "EPERM", "EBADF", "ENOMEM", "EFBIG", "ETIMEDOUT"]
-
-    public static func isValid(_ text: String) -> Bool {
-        let words = text.split(separator: " ").map(String.init)
-        switch words.first {
-        case "errno": return words.count == 2 && errnoNames.contains(words[1])
-        case "short-write", "short-read", "enospc-after":
-            return words.count == 2 && Int(words[1]).map { (0...(1 << 40)).contains($0) } == true
-        // A delay is slept inside the FUSE op: at most a minute, or a run could hang on it.
-        case "delay": return words.count == 2 && Int(words[1]).map { (0...60_000).contains($0) } == true
-        case "fsync-lie", "fsync-fail-clean", "hold": return words.count == 1
-        case "crash":
-            // crash [keep-none | keep-prefix N | torn [zeros|garbage] | reorder]: FaultFS freezes the volume right after
-            // the call and the runner crashes it with this mode.
-            switch words.dropFirst().first {
-            case nil, "keep-none", "reorder": return words.count <= 2
-            case "keep-prefix": return words.count == 3 && Int(words[2]).map { $0 >= 0 } == true
-            case "torn": return words.count == 2 || (words.count == 3 && ["zeros", "garbage"].contains(words[2]))
-            default: return false
-            }
-        default: return false
-        }
     }
 }

@@ -64,11 +64,11 @@ public enum ScenarioYAML {
             if let v = rule.nth { out.append("      nth: \(v)") }
             if let v = rule.after { out.append("      after: \(v)") }
             if let v = rule.probability { out.append("      probability: \(v)") }
-            out.append("      action: \(quote(rule.action))")
+            out.append("      action: \(quote(rule.action.description))")
             if let v = rule.duringStep { out.append("      during_step: \(v)") }
             if let v = rule.actor { out.append("      actor: \(quote(v))") }
             if let v = rule.whileSidecar { out.append("      while_sidecar: \(quote(v))") }
-            if let v = rule.whileHeld { out.append("      while_held: [\(v.map(quote).joined(separator: ", "))]") }
+            if let v = rule.whileHeld { out.append("      while_held: [\(v.map { quote($0.description) }.joined(separator: ", "))]") }
         }
         if let d = s.faults.device {
             out.append("  device: {sector: \(d.sector), atomic_write: \(d.atomicWrite), powersafe_overwrite: \(d.powersafeOverwrite)}")
@@ -79,7 +79,7 @@ public enum ScenarioYAML {
             if let v = crash.atSeconds { out.append("    at_seconds: \(v)") }
             if let v = crash.duringStep { out.append("    during_step: \(v)") }
             if let v = crash.atPage { out.append("    at_page: \(v)") } else { out.append("    delay: \(crash.delay)") }
-            out.append("    mode: \(quote(crash.mode))")
+            out.append("    mode: \(quote(crash.mode.description))")
         }
         out.append(s.invariants.isEmpty ? "invariants: [all]" : "invariants: [\(s.invariants.joined(separator: ", "))]")
         out += metricLines(s.expectMetrics)

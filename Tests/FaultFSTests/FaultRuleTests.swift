@@ -50,6 +50,21 @@ extension MountTests {
             }
         }
 
+        /// A quota is the same budget with EDQUOT: the crossing write is cut short, the next one fails.
+        @Test func edquotBudgetCutsTheCrossingWriteThenFailsWithEDQUOT() throws {
+            try withMount { m in
+                try m.fs.arm(FaultRule(ops: [.write], path: "/q", action: .edquotAfter(1000)))
+                let fd = open(m.path("q"), O_WRONLY | O_CREAT, 0o644)
+                defer { close(fd) }
+                let chunk = [UInt8](repeating: 7, count: 600)
+                #expect(chunk.withUnsafeBytes { pwrite(fd, $0.baseAddress, 600, 0) } == 600)
+                #expect(chunk.withUnsafeBytes { pwrite(fd, $0.baseAddress, 600, 600) } == 400)
+                #expect(chunk.withUnsafeBytes { pwrite(fd, $0.baseAddress, 600, 1000) } == -1 && errno == EDQUOT)
+                let status = try #require(try m.fs.rules().first)
+                #expect(status.bytesUsed == 1000 && status.fired == 2 && status.rule.action == .edquotAfter(1000))
+            }
+        }
+
         @Test func shortWriteReturnsTheShortCount() throws {
             try withMount { m in
                 try m.fs.arm(FaultRule(ops: [.write], path: "/s", trigger: .nth(1), action: .shortWrite(10)))

@@ -58,6 +58,25 @@ extension MountTests {
             }
         }
 
+        /// A full disk and a spent quota are different errors to SQLite: its unix VFS turns a write's ENOSPC into
+        /// SQLITE_FULL and every other errno, EDQUOT too, into SQLITE_IOERR_WRITE (os_unix.c, unixWrite). So a
+        /// program that handles SQLITE_FULL alone meets the quota as an I/O error, which `edquot-after` shows.
+        @Test(arguments: [(FaultAction.enospcAfter(1000), ResultCode.SQLITE_FULL), (.edquotAfter(1000), .SQLITE_IOERR_WRITE)])
+        func aSpentQuotaIsAnIOErrorToSQLiteWhereAFullDiskIsFull(action: FaultAction, expected: ResultCode) throws {
+            try withMount { m in
+                let queue = try DatabaseQueue(path: m.path("quota.db"))
+                try queue.write { db in try db.execute(sql: "CREATE TABLE t(v BLOB)") }
+                try m.fs.arm(FaultRule(ops: [.write], path: "/quota.db*", action: action))
+                do {
+                    try queue.write { db in try db.execute(sql: "INSERT INTO t(v) VALUES(randomblob(65536))") }
+                    Issue.record("\(action): the insert past the budget succeeded")
+                } catch let error as DatabaseError {
+                    #expect(error.extendedResultCode == expected, "\(action): \(error)")
+                }
+                try queue.close()
+            }
+        }
+
         /// Committed transactions (WAL, synchronous=FULL) survive every crash mode, and the database stays sound.
         @Test(arguments: [CrashMode.keepNone, .torn(fill: .garbage), .reorder, .keepPrefix(3)])
         func committedTransactionsSurviveACrash(mode: CrashMode) throws {

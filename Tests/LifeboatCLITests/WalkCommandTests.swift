@@ -10,7 +10,7 @@ import Testing
         let file = scratch.path("s.yaml")
         try "name: s\nstore: {objects: 10, blob_fraction: 0}\nwriters: {count: 1, transactions: 1, blob_fraction: 0}\nfaults: {mount: true}\n"
             .write(to: file, atomically: true, encoding: .utf8)
-        for options in [["--shard", "3/2"], ["--shard", "x"], ["--ops", "teleport"], ["--action", "crash sideways"], ["--from", "0"],
+        for options in [["--shard", "3/2"], ["--shard", "x"], ["--ops", "teleport"], ["--action", "crash sideways"], ["--action", "hold"], ["--action", "errno EWHAT"], ["--from", "0"],
                         ["--from", "5", "--max", "2"]] {
             #expect(await LifeboatMain.run(["walk", file.path] + options + ["--reports", scratch.path("r").path]) == 2, "\(options)")
         }

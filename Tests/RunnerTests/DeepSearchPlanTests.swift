@@ -1,4 +1,5 @@
 import Explore
+import FaultVocabulary
 import Testing
 
 /// The deep search's plan from the probe's counts: the persistence-point crash walks first, each walk as long as
@@ -7,24 +8,24 @@ import Testing
     @Test func walksAreSizedByTheProgramsCalls() {
         let walks = DeepSearch.plan("backup", calls: ["write": 29, "fsync": 4, "fsyncdir": 1, "rename": 1, "unlink": 1, "copy_file_range": 0,
                                                       "flush": 6])
-        let keepNone = walks.first { $0.action == "crash keep-none" && !$0.ops.isEmpty }
+        let keepNone = walks.first { $0.action == .crash(.keepNone) && !$0.ops.isEmpty }
         #expect(walks.first == keepNone, "the persistence points come first, so a budget cuts the long write walks")
         #expect(keepNone?.count == 4 + 1 + 1 + 1)
-        #expect(walks.first { $0.action == "errno ENOSPC" }?.count == 29)
-        #expect(walks.first { $0.action == "fsync-fail-clean" }?.count == 4)
-        #expect(walks.first { $0.action == "errno EIO" && $0.ops.contains("rename") }?.count == 4 + 1 + 1)
-        #expect(walks.first { $0.action == "errno EIO" && $0.ops.contains("write") }?.count == 29, "no copy_file_range was counted")
+        #expect(walks.first { $0.action == .errno("ENOSPC") }?.count == 29)
+        #expect(walks.first { $0.action == .fsyncFailClean }?.count == 4)
+        #expect(walks.first { $0.action == .errno("EIO") && $0.ops.contains("rename") }?.count == 4 + 1 + 1)
+        #expect(walks.first { $0.action == .errno("EIO") && $0.ops.contains("write") }?.count == 29, "no copy_file_range was counted")
         let closes = walks.first { $0.ops == ["flush"] }
-        #expect(closes?.action == "errno EIO" && closes?.count == 6, "EIO at each of the program's closes")
+        #expect(closes?.action == .errno("EIO") && closes?.count == 6, "EIO at each of the program's closes")
         #expect(closes?.label == "backup: errno EIO at flush" && closes?.folder == "backup-errno-EIO-flush")
         #expect(!DeepSearch.plan("backup", calls: ["write": 3]).contains { $0.ops.contains("flush") }, "no close walk without a counted close")
-        #expect(!walks.contains { $0.action.hasPrefix("delay") }, "no interleaving outside an interleaving target")
+        #expect(!walks.contains { $0.action.kind == .delay }, "no interleaving outside an interleaving target")
         let interleavings = DeepSearch.plan("backup+checkpoint-truncate", calls: ["open": 5, "write": 3], interleaving: "/Library.sqlite*",
-                                            work: ["commit 4", "checkpoint truncate", "commit 1"])
+                                            work: [.commit(4), .checkpoint(.truncate), .commit(1)])
         #expect(interleavings.map(\.count) == [5] && interleavings.first?.path == "/Library.sqlite*")
-        #expect(interleavings.first?.action == "hold" && interleavings.first?.whileHeld == ["commit 4", "checkpoint truncate", "commit 1"])
+        #expect(interleavings.first?.action == .hold(60_000) && interleavings.first?.whileHeld == [.commit(4), .checkpoint(.truncate), .commit(1)])
         let afterSuccess = walks.filter(\.ops.isEmpty)
-        #expect(afterSuccess.map(\.action) == ["crash keep-none", "crash reorder", "crash torn"])
+        #expect(afterSuccess.map(\.action.description) == ["crash keep-none", "crash reorder", "crash torn"])
         #expect(afterSuccess.allSatisfy { $0.count == 1 && $0.label.hasSuffix("after it reported success") })
         #expect(Set(walks.map(\.folder)).count == walks.count, "every walk has a folder of its own")
     }
@@ -53,15 +54,15 @@ import Testing
         #expect(DeepSearch.representatives(of: calls, ops: ["write"], count: writes + 1) == nil)
 
         let walks = DeepSearch.plan("backup", calls: ["write": writes, "copy_file_range": 2, "fsync": 1, "open": 1], sequence: calls)
-        let eio = walks.first { $0.action == "errno EIO" && $0.ops.contains("write") }
+        let eio = walks.first { $0.action == .errno("EIO") && $0.ops.contains("write") }
         #expect(eio?.only == [1, 3, 4, 23, 24, 28, 29, 30, 31] && eio?.count == 9 && eio?.calls == writes + 2)
-        #expect(walks.first { $0.action == "short-write 1" }?.only == [1, 3, 4, 23, 24, 28, 29])
+        #expect(walks.first { $0.action == .shortWrite(1) }?.only == [1, 3, 4, 23, 24, 28, 29])
         // The walk runs every chosen N: its last is the 31st call, well past the walk's 9 points.
         let config = DeepSearch.config(of: try #require(eio), file: "x.yaml", actor: "backup-1")
         #expect(config.max == 31 && config.only == eio?.only && config.excused == ["backup-completes"])
-        let fsync = walks.first { $0.action == "fsync-fail-clean" }
+        let fsync = walks.first { $0.action == .fsyncFailClean }
         #expect(fsync?.only == nil && fsync?.count == 1, "persistence points are each walked")
-        #expect(DeepSearch.plan("backup", calls: ["write": writes]).first { $0.action == "errno EIO" }?.only == nil,
+        #expect(DeepSearch.plan("backup", calls: ["write": writes]).first { $0.action == .errno("EIO") }?.only == nil,
                 "no op log: every write")
     }
 }

@@ -45,6 +45,7 @@ import Testing
             expect: pass
             """, name: "actor-first-call")
         #expect(result.faults.first?.fired == 1, "\(result.faults)")
+        #expect(result.faults.forRule(0) == result.faults.first && result.faults.forRule(1) == nil, "a scoped rule's result is found by its index")
         #expect(result.operations.first { $0.name == "backup-0" }?.succeeded == false, "the program's first create failed")
     }
 

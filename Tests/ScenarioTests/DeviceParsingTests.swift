@@ -1,3 +1,4 @@
+import FaultVocabulary
 import Foundation
 import Scenario
 import Testing
@@ -30,11 +31,11 @@ import Testing
         }
     }
 
-    @Test func crashActionsAreValidRuleActions() {
-        #expect(FaultActionText.isValid("crash"))
-        #expect(FaultActionText.isValid("crash torn garbage"))
-        #expect(FaultActionText.isValid("crash keep-prefix 3"))
-        #expect(!FaultActionText.isValid("crash sideways"))
-        #expect(!FaultActionText.isValid("crash keep-prefix"))
+    @Test func crashActionsAreValidRuleActions() throws {
+        #expect(try FaultAction(text: "crash") == .crash(.keepNone))
+        #expect(try FaultAction(text: "crash torn garbage") == .crash(.torn(fill: .garbage)))
+        #expect(try FaultAction(text: "crash keep-prefix 3") == .crash(.keepPrefix(3)))
+        #expect(throws: FaultTextError.self) { try FaultAction(text: "crash sideways") }
+        #expect(throws: FaultTextError.self) { try FaultAction(text: "crash keep-prefix") }
     }
 }

@@ -20,8 +20,8 @@ import Testing
 
     @Test func readsAndRendersBack() throws {
         let parsed = try ScenarioParser.parse(yaml: Self.valid)
-        #expect(parsed.faults.rules.first?.action == "hold")
-        #expect(parsed.faults.rules.first?.whileHeld == ["commit 4", "checkpoint truncate", "commit 1"])
+        #expect(parsed.faults.rules.first?.action == .hold(60_000))
+        #expect(parsed.faults.rules.first?.whileHeld == [.commit(4), .checkpoint(.truncate), .commit(1)])
         #expect(try ScenarioParser.parse(yaml: ScenarioYAML.render(parsed)) == parsed)
     }
 

@@ -66,7 +66,10 @@ public struct OperationSummary: Sendable, Codable, Equatable {
 }
 
 public struct FaultSummary: Sendable, Codable, Equatable {
+    /// "rule 2": what reports show (records written before `rule` existed have only this).
     public var name: String
+    /// The rule's index in the scenario's `faults.rules`: what walks and probes look a rule's result up by.
+    public var rule: Int?
     public var fired: Int
     public var detail: String
     /// The first call the rule fired on (lifeboat.run/2).
@@ -77,6 +80,11 @@ public struct FaultSummary: Sendable, Codable, Equatable {
         self.fired = fired
         self.detail = detail
     }
+}
+
+extension [FaultSummary] {
+    /// The result of the scenario's rule at `index` (`faults.rules[index]`), if it was armed.
+    public func forRule(_ index: Int) -> FaultSummary? { first { $0.rule == index } }
 }
 
 /// The call a fault rule first fired on: what it was, where, and which writer or step made it.

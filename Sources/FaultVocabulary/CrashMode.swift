@@ -1,0 +1,113 @@
+/// What survives a simulated crash. The daemon keeps all non-durable state (unsynced data ops, directory
+/// entry changes since the last directory fsync) and a crash decides, deterministically from the seed and
+/// the op sequence, which of those pending ops reach the backing directory.
+///
+/// Text (`faults.crash.mode`, `action: crash MODE`, `faultfs ctl SOCKET crash MODE`): `keep-none`, `keep-prefix N`,
+/// `torn [zeros|garbage]`, `reorder`. Its `Codable` form is that text; the control protocol's `crash` request
+/// spells it in the fields `mode`, `n` and `fill` (`ControlRequest.crash`).
+public enum CrashMode: Sendable, Equatable {
+    /// Only durable state survives.
+    case keepNone
+    /// The first N pending ops (data and directory-entry ops, in seq order) survive.
+    case keepPrefix(Int)
+    /// Pending ops before the last pending write survive; the last write is cut at a 512-byte sector
+    /// boundary chosen by the seed and the rest of its range is filled with zeros or seeded garbage;
+    /// pending ops after it are dropped.
+    case torn(fill: TornFill)
+    /// A seeded random subset of the pending ops survives (each with probability 1/2).
+    case reorder
+
+    /// The mode's name without its argument, as on the wire (`mode`) and first in the text.
+    public var name: String {
+        switch self {
+        case .keepNone: return "keep-none"
+        case .keepPrefix: return "keep-prefix"
+        case .torn: return "torn"
+        case .reorder: return "reorder"
+        }
+    }
+
+    /// The grammar, for messages and help.
+    public static let syntax = "keep-none, keep-prefix N, torn [zeros|garbage] or reorder"
+}
+
+/// How the lost tail of a torn write reads after the crash.
+public enum TornFill: String, Codable, Sendable, CaseIterable {
+    case zeros, garbage
+}
+
+extension CrashMode: CustomStringConvertible, Codable {
+    /// Parses `keep-none`, `keep-prefix N` (N >= 0), `torn`, `torn zeros`, `torn garbage` or `reorder`.
+    public init(text: String) throws(FaultTextError) {
+        try self.init(words: FaultWords.split(text), text: text)
+    }
+
+    /// The mode from its words (the words after `crash` in an action).
+    init(words: [String], text: String) throws(FaultTextError) {
+        func failure(_ detail: String? = nil) -> FaultTextError { FaultTextError(expected: Self.syntax, text: text, detail: detail) }
+        switch words.first {
+        case "keep-none" where words.count == 1: self = .keepNone
+        case "reorder" where words.count == 1: self = .reorder
+        case "keep-prefix":
+            guard words.count == 2, let n = Int(words[1]), n >= 0 else { throw failure("keep-prefix needs a count N >= 0") }
+            self = .keepPrefix(n)
+        case "torn":
+            guard words.count <= 2 else { throw failure() }
+            guard let fill = words.count == 1 ? .zeros : TornFill(rawValue: words[1]) else { throw failure("a torn write's tail is zeros or garbage") }
+            self = .torn(fill: fill)
+        default: throw failure()
+        }
+    }
+
+    /// The text form: `keep-prefix 3`, `torn` (zeros, the default), `torn garbage`.
+    public var description: String {
+        switch self {
+        case .keepNone, .reorder: return name
+        case .keepPrefix(let n): return "keep-prefix \(n)"
+        case .torn(let fill): return fill == .zeros ? "torn" : "torn \(fill.rawValue)"
+        }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        let text = try c.decode(String.self)
+        do { self = try CrashMode(text: text) } catch {
+            throw DecodingError.dataCorruptedError(in: c, debugDescription: "crash mode \(error)")
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.singleValueContainer()
+        try c.encode(description)
+    }
+}
+
+extension CrashMode {
+    /// The control protocol's `crash` request spells the mode in three fields: `mode` (the name), `n` (keep-prefix)
+    /// and `fill` (torn).
+    public var protocolFields: (mode: String, n: Int?, fill: TornFill?) {
+        switch self {
+        case .keepNone, .reorder: return (name, nil, nil)
+        case .keepPrefix(let n): return (name, n, nil)
+        case .torn(let fill): return (name, nil, fill)
+        }
+    }
+
+    /// The mode a `crash` request's fields name (no `mode`: keep-none; torn without `fill`: zeros).
+    public init(protocolMode mode: String?, n: Int?, fill: TornFill?) throws(FaultTextError) {
+        switch mode ?? "keep-none" {
+        case "keep-none": self = .keepNone
+        case "keep-prefix":
+            guard let n, n >= 0 else { throw FaultTextError(expected: Self.syntax, text: "keep-prefix", detail: "keep-prefix needs \"n\" >= 0") }
+            self = .keepPrefix(n)
+        case "torn": self = .torn(fill: fill ?? .zeros)
+        case "reorder": self = .reorder
+        case let other: throw FaultTextError(expected: Self.syntax, text: other)
+        }
+    }
+}
+
+/// The one tokenizer of fault text: words split at runs of spaces.
+enum FaultWords {
+    static func split(_ text: String) -> [String] { text.split(separator: " ").map(String.init) }
+}
