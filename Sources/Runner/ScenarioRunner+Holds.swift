@@ -40,7 +40,8 @@ extension ScenarioRunner {
                         for _ in 0..<count where try grantTurn() { committed += 1 }
                         if committed == 0 { note("faultfs", .note, "no writer had a turn left for \(item)") }
                     case .checkpoint(let mode):
-                        try runStoreOperation(step, Scenario.Step(action: .init(rawValue: "checkpoint"), strategy: mode.rawValue), context, busyTimeout: 0.25)
+                        record.add(try StoreOperationEvent().operate(step, Scenario.Step(action: .init(rawValue: "checkpoint"), strategy: mode.rawValue),
+                                                                     context, busyTimeout: 0.25))
                     }
                 }
                 try faultFS.mount.release(id)

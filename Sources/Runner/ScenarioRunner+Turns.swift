@@ -68,7 +68,7 @@ extension ScenarioRunner {
             }
         }
 
-        var context = EventContext(live: live, scratch: scratch, volume: volume, children: children)
+        var context = eventContext(live: live, scratch: scratch, volume: volume, children: children)
         while true {
             if try crashedByRule || crashIfFrozen(children: children, volume: volume, live: live) { break }
             if let crash = timeline.dueCrash(commits: commits, seconds: nil) {

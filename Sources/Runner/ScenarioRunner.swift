@@ -200,7 +200,7 @@ public final class ScenarioRunner {
             recordFaults(armed, volume: volume)
             return
         }
-        let context = EventContext(live: live, scratch: scratch, volume: volume, children: children)
+        let context = eventContext(live: live, scratch: scratch, volume: volume, children: children)
         var crashed = false
         var exited = Set<Int>()
         var lastProgress = (t: now(), commits: 0)

@@ -12,10 +12,11 @@ import Workload
 struct CleanupEvent: RunEventKind {
     var kinds: [String] { ["cleanup"] }
 
-    func run(_ event: DueEvent, in runner: ScenarioRunner, _ context: EventContext) throws -> Bool {
-        guard let index = event.index, let step = event.step else { return false }
+    func run(_ event: DueEvent, _ context: EventContext) throws -> EventOutcome {
+        let runner = context.engine
+        guard let index = event.index, let step = event.step else { return EventOutcome(crashed: false) }
         try runner.runCleanup(index, step, context)
-        return runner.crashedByRule
+        return EventOutcome()
     }
 }
 

@@ -11,14 +11,15 @@ import StoreModel
 struct CloudDeviceEvent: RunEventKind {
     var kinds: [String] { ["account", "device"] }
 
-    func run(_ event: DueEvent, in runner: ScenarioRunner, _ context: EventContext) throws -> Bool {
-        guard let index = event.index, let step = event.step else { return false }
+    func run(_ event: DueEvent, _ context: EventContext) throws -> EventOutcome {
+        let runner = context.engine
+        guard let index = event.index, let step = event.step else { return EventOutcome(crashed: false) }
         if step.action.rawValue == "account" {
             try runner.changeAccount(index, signIn: step.strategy == "sign-in", context)
         } else {
             try runner.useDevice(index, step, context)
         }
-        return false
+        return EventOutcome(crashed: false)
     }
 }
 

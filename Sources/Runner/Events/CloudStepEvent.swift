@@ -11,10 +11,11 @@ import Workload
 struct CloudStepEvent: RunEventKind {
     var kinds: [String] { ["relocate", "sync"] }
 
-    func run(_ event: DueEvent, in runner: ScenarioRunner, _ context: EventContext) throws -> Bool {
-        guard let index = event.index, let step = event.step else { return false }
+    func run(_ event: DueEvent, _ context: EventContext) throws -> EventOutcome {
+        let runner = context.engine
+        guard let index = event.index, let step = event.step else { return EventOutcome(crashed: false) }
         try runner.runCloudStep(index, step, context)
-        return false
+        return EventOutcome(crashed: false)
     }
 }
 

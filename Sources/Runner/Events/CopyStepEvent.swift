@@ -13,12 +13,13 @@ import Workload
 struct CopyStepEvent: RunEventKind {
     var kinds: [String] { [Scenario.Step.Action.backup.rawValue, Scenario.Step.Action.restore.rawValue] }
 
-    func run(_ event: DueEvent, in runner: ScenarioRunner, _ context: EventContext) throws -> Bool {
-        guard let index = event.index, let step = event.step else { return false }
+    func run(_ event: DueEvent, _ context: EventContext) throws -> EventOutcome {
+        let runner = context.engine
+        guard let index = event.index, let step = event.step else { return EventOutcome(crashed: false) }
         let done = runner.record.operations.count
         if step.options["coordinator"] == "app" {
             try runner.runInAppMigrate(index, step, context)
-            return runner.crashedByRule
+            return EventOutcome()
         }
         try runner.runStep(index, step, live: context.live, scratch: context.scratch, children: context.children, volume: context.volume,
                            crashPlan: event.crash, lockstep: context.lockstep, whileRunning: context.whileRunning)
@@ -29,7 +30,7 @@ struct CopyStepEvent: RunEventKind {
         if step.action == .restore, !crashed, runner.record.operations.count > done, runner.scenario.writers.afterRestore == "continue" {
             try runner.beginRound(context)
         }
-        return crashed
+        return EventOutcome(crashed: crashed)
     }
 }
 
@@ -111,7 +112,7 @@ extension ScenarioRunner {
         if scoped { _ = FileManager.default.createFile(atPath: startGate.path, contents: nil) }
         if let gate, let lockstep { try driveLockstep(name, child: child, gate: gate, lockstep: lockstep) }
         try whileRunning?(child)
-        try runDuring(index, start: start, child: child, EventContext(live: live, scratch: scratch, volume: volume, children: children))
+        try runDuring(index, start: start, child: child, eventContext(live: live, scratch: scratch, volume: volume, children: children))
         var interrupted = false
         var deferredCrash: (plan: Scenario.Crash, reason: String)?
         if let crashPlan {

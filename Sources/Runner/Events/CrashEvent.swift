@@ -10,11 +10,12 @@ struct CrashEvent: RunEventKind {
     static let kind = "crash"
     var kinds: [String] { [Self.kind] }
 
-    func run(_ event: DueEvent, in runner: ScenarioRunner, _ context: EventContext) throws -> Bool {
-        guard let plan = event.crash else { return false }
+    func run(_ event: DueEvent, _ context: EventContext) throws -> EventOutcome {
+        let runner = context.engine
+        guard let plan = event.crash else { return EventOutcome(crashed: false) }
         try runner.simulateCrash(plan, children: context.children, volume: context.volume, live: context.live,
                                  reason: "after \(event.commits) commits")
-        return true
+        return EventOutcome(crashed: true)
     }
 }
 

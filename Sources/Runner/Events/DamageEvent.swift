@@ -12,27 +12,24 @@ import StoreModel
 struct DamageEvent: RunEventKind {
     var kinds: [String] { ["damage"] }
 
-    func run(_ event: DueEvent, in runner: ScenarioRunner, _ context: EventContext) throws -> Bool {
-        guard let index = event.index, let step = event.step else { return false }
-        try runner.runDamage(index, step, context)
-        return runner.crashedByRule
+    func run(_ event: DueEvent, _ context: EventContext) throws -> EventOutcome {
+        guard let index = event.index, let step = event.step else { return EventOutcome() }
+        return EventOutcome(entries: [.damage(try damage(index, step, context))])
     }
-}
 
-extension ScenarioRunner {
-    func runDamage(_ index: Int, _ step: Scenario.Step, _ context: EventContext) throws {
+    /// Damages what the entry names and returns what it did (or why it could not).
+    func damage(_ index: Int, _ step: Scenario.Step, _ context: EventContext) throws -> DamageRecord {
         let name = "damage-\(index)"
         let kind = step.strategy
         let place = step.options["where"]
-        var damage = DamageRecord(name: name, index: index, kind: kind, target: "live", place: place, at: now(), applied: false)
+        var damage = DamageRecord(name: name, index: index, kind: kind, target: "live", place: place, at: context.now(), applied: false)
         var store = context.live
         if let n = step.options["target"].flatMap(DamageEntry.backupIndex) {
-            guard let backup = record.steps.last(where: { $0.index == n && $0.backup != nil }), let path = backup.backup?.store.path else {
+            guard let backup = context.recorded().steps.last(where: { $0.index == n && $0.backup != nil }), let path = backup.backup?.store.path else {
                 damage.target = "backup-\(n)"
                 damage.reason = "schedule[\(n)] left no completed backup to damage"
-                record.damages.append(damage)
-                note(name, .note, damage.summary)
-                return
+                context.note(name, .note, damage.summary)
+                return damage
             }
             damage.target = backup.name
             store = URL(fileURLWithPath: path)
@@ -42,15 +39,15 @@ extension ScenarioRunner {
             try FileManager.default.copyItem(at: store.deletingLastPathComponent(), to: copy)
             damage.undamagedCopy = copy.appendingPathComponent(store.lastPathComponent).path
         }
-        var random = SeededRandom(seed: scenario.seed, label: name)
+        var random = SeededRandom(seed: context.scenario.seed, label: name)
         do {
             try DamageBytes.apply(kind: kind, place: place, store: store, random: &random, into: &damage)
         } catch {
             damage.applied = false
             damage.reason = "\(error)"
         }
-        record.damages.append(damage)
-        note(name, .fault, damage.summary)
+        context.note(name, .fault, damage.summary)
+        return damage
     }
 }
 

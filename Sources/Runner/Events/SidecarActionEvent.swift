@@ -7,13 +7,14 @@ import Scenario
 struct SidecarActionEvent: RunEventKind {
     var kinds: [String] { ["sidecar"] }
 
-    func run(_ event: DueEvent, in runner: ScenarioRunner, _ context: EventContext) throws -> Bool {
-        guard let step = event.step, let index = event.index else { return false }
+    func run(_ event: DueEvent, _ context: EventContext) throws -> EventOutcome {
+        let runner = context.engine
+        guard let step = event.step, let index = event.index else { return EventOutcome(crashed: false) }
         let action = step.options["action"] ?? "restart"
         let name = step.strategy
         guard let sidecar = runner.scenario.sidecars.first(where: { $0.name == name }) else {
             runner.record.errors.append("schedule[\(index)]: no sidecar named '\(name)'")
-            return false
+            return EventOutcome(crashed: false)
         }
         let state = runner.sidecarState
         let running = state.entries.indices.filter { state.entries[$0].sidecar.name == name && state.entries[$0].end == nil }
@@ -44,6 +45,6 @@ struct SidecarActionEvent: RunEventKind {
                 try runner.startSidecar(sidecar, children: context.children)
             }
         }
-        return false
+        return EventOutcome(crashed: false)
     }
 }

@@ -14,19 +14,19 @@ import Workload
 struct StoreOperationEvent: RunEventKind {
     var kinds: [String] { ["checkpoint", "vacuum", "bulk-delete"] }
 
-    func run(_ event: DueEvent, in runner: ScenarioRunner, _ context: EventContext) throws -> Bool {
-        guard let index = event.index, let step = event.step else { return false }
-        try runner.runStoreOperation(index, step, context)
-        return runner.crashedByRule
+    func run(_ event: DueEvent, _ context: EventContext) throws -> EventOutcome {
+        guard let index = event.index, let step = event.step else { return EventOutcome() }
+        return EventOutcome(entries: [try operate(index, step, context)])
     }
-}
 
-extension ScenarioRunner {
-    func runStoreOperation(_ index: Int, _ step: Scenario.Step, _ context: EventContext, busyTimeout: Double? = nil) throws {
+    /// Runs one store operation in a `lifeboat store-op` child and returns what it reported (also the checkpoint
+    /// a `hold` rule's `while_held` asks for, with a short busy timeout).
+    func operate(_ index: Int, _ step: Scenario.Step, _ context: EventContext, busyTimeout: Double? = nil) throws -> RunRecord.Entry {
+        let (scenario, now, note) = (context.scenario, context.now, context.note)
         let kind = step.action.rawValue
-        let round = record.operations.filter { $0.name.hasPrefix("\(kind)-\(index)") }.count
+        let round = context.recorded().operations.filter { $0.name.hasPrefix("\(kind)-\(index)") }.count
         let name = "\(kind)-\(index)" + (round > 0 ? ".\(round + 1)" : "")
-        var config = StoreOperation.Configuration(store: context.live.path, operation: kind, epoch: epoch)
+        var config = StoreOperation.Configuration(store: context.live.path, operation: kind, epoch: context.epoch)
         config.synchronous = scenario.writers.synchronous
         config.journalMode = scenario.store.journalMode
         config.busyTimeout = busyTimeout
@@ -38,7 +38,7 @@ extension ScenarioRunner {
             let history = context.scratch.appendingPathComponent("history")
             // The notes of the store the round began from (the generated store, or the restored one) that no bulk
             // delete of this round has taken.
-            let round = currentRound
+            let round = context.round
             let deleted = Set(HistoryReader.transactions(in: history)
                 .filter { WriterRound.isBulkDelete($0.writer) && WriterRound.round(of: $0.writer) == round.number && $0.outcome != .failed }
                 .flatMap(\.ops).map(\.id))
@@ -58,16 +58,17 @@ extension ScenarioRunner {
         try JSONEncoder().encode(config).write(to: configURL)
         let start = now()
         note(name, .start, detail)
-        let child = try context.children.start(name, executable: executable, arguments: ["store-op", "--config", configURL.path])
+        let child = try context.children.start(name, executable: context.executable, arguments: ["store-op", "--config", configURL.path])
         let status = try context.children.wait(child, timeout: max(1, scenario.timeLimit - now()))
         let output = child.output
         let result = output.split(separator: "\n").last.flatMap { try? JSONDecoder().decode(StoreOperation.Result.self, from: Data($0.utf8)) }
         let succeeded = status == 0 && result != nil
         let details = result?.details ?? [:]
-        record.operations.append(OperationSummary(name: name, action: kind, strategy: step.strategy, start: start, end: now(), succeeded: succeeded,
-                                           store: context.live.path, details: details,
-                                           error: succeeded ? nil : OutputExcerpt.headAndTail(output, limit: 1200)))
+        let operation = OperationSummary(name: name, action: kind, strategy: step.strategy, start: start, end: now(), succeeded: succeeded,
+                                         store: context.live.path, details: details,
+                                         error: succeeded ? nil : OutputExcerpt.headAndTail(output, limit: 1200))
         let said = details.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
         note(name, .end, succeeded ? "done: \(said)" : "failed: \(OutputExcerpt.headAndTail(output, limit: 400))")
+        return .operation(operation)
     }
 }

@@ -7,10 +7,10 @@ import Scenario
 struct WriterPauseEvent: RunEventKind {
     var kinds: [String] { ["pause-writers", "resume-writers"] }
 
-    func run(_ event: DueEvent, in runner: ScenarioRunner, _ context: EventContext) throws -> Bool {
+    func run(_ event: DueEvent, _ context: EventContext) throws -> EventOutcome {
         let pause = event.kind == "pause-writers"
         context.children.signal(pause ? SIGSTOP : SIGCONT) { $0.name.hasPrefix("writer-") }
-        runner.note("writers", .note, (pause ? "paused (SIGSTOP)" : "resumed (SIGCONT)") + " by schedule[\(event.index ?? 0)] after \(event.commits) commits")
-        return false
+        context.note("writers", .note, (pause ? "paused (SIGSTOP)" : "resumed (SIGCONT)") + " by schedule[\(event.index ?? 0)] after \(event.commits) commits")
+        return EventOutcome()
     }
 }
