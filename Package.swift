@@ -42,7 +42,6 @@ let package = Package(
         .target(
             name: "StoreModel",
             dependencies: [
-                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 "CLifeboatSys",
@@ -87,7 +86,7 @@ let package = Package(
         // Reports: JSON, Markdown, self-contained HTML with SVG, JUnit XML; pure functions of a run result.
         .target(
             name: "Reporting",
-            dependencies: ["Checks"],
+            dependencies: ["Checks", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict),
         // Drills: scratch stores, strategies run against them, verdicts and the run directory.
         .target(
@@ -120,8 +119,9 @@ let package = Package(
             name: "LifeboatCLI",
             dependencies: [
                 "StoreModel", "StoreCheck", "Strategies", "Runner", "Explore", "Scenario", "Workload", "Reporting", "FaultFS",
-                "CLifeboatSys", "Bench", "Checks",
+                "CLifeboatSys", "Bench", "Checks", "ChildProcesses",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strict),
         .executableTarget(name: "lifeboat", dependencies: ["LifeboatCLI"], swiftSettings: strict),

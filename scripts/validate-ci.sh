@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Checks the CI files without running them: the GitHub Actions workflow and the GitLab CI example in
 # docs/ci.md against their published schemas (vendored in check-jsonschema, so no network is needed for them),
-# and the Dockerfile with hadolint. Tools come from PyPI into the project's .venv/.
+# and the Dockerfile with hadolint; the SARIF Lifeboat writes against the OASIS SARIF 2.1.0 schema (committed in
+# docs/schemas/ with its NOTICE). Tools come from PyPI into the project's .venv/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/venv.sh
@@ -37,4 +38,21 @@ while IFS= read -r line; do
            done ;;
     esac
 done < "$work/container-lines"
-echo "validate-ci: workflow, GitLab CI example, Dockerfile, README's container route and the suite summary schema are valid"
+# SARIF: the schema is a valid Draft 4 schema; the renderer's example (CIReportTests keeps it equal to what
+# SARIFReport writes for fifteen findings) and, with a build here, what `lifeboat try --sarif` writes for the
+# tutorial's first script, are valid against it.
+.venv/bin/check-jsonschema --check-metaschema docs/schemas/sarif-schema-2.1.0.json
+sarif_files=(docs/schemas/examples/lifeboat-try.sarif)
+if [ -x .build/debug/lifeboat ]; then
+    lifeboat=$PWD/.build/debug/lifeboat
+    printf '#!/bin/sh\ncp "$LIFEBOAT_STORE" "$LIFEBOAT_BACKUP_DIR/"\n' > "$work/my-backup.sh"
+    status=0
+    (cd "$work" && env -u GITHUB_ACTIONS "$lifeboat" try --backup 'sh my-backup.sh' --situations live-wal --sarif try.sarif \
+        --reports "$work/reports" --scratch "$work/scratch" > "$work/try.log" 2>&1) || status=$?
+    [ "$status" -eq 1 ] || { cat "$work/try.log"; echo "validate-ci: try --sarif exited $status, expected 1 (caught)" >&2; exit 1; }
+    sarif_files+=("$work/try.sarif")
+else
+    echo "validate-ci: no .build/debug/lifeboat: only the SARIF example is validated (scripts/test.sh builds first)"
+fi
+.venv/bin/python scripts/validate-sarif.py "${sarif_files[@]}"
+echo "validate-ci: workflow, GitLab CI example, Dockerfile, README's container route, the suite summary schema and SARIF are valid"

@@ -125,6 +125,10 @@ extension RunCommand {
         if let bugCatalog, let catalog { try writeCatalog(bugCatalog, summary: final, folder: folder, to: URL(cliPath: catalog)) }
         print(SuiteTextReport.render(final, folder: folder.url.path), terminator: "")
         print("suite report: \(folder.url.path)/index.html (reports/latest points at it)")
+        let ciRuns = CIOutput.runs(of: final, folder: folder.url, drills: parsed)
+        try CIOutput.emit(CIOutput.findings(runs: ciRuns, workingDirectory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)),
+                          context: .init(command: commandLine, category: "lifeboat-run", reports: folder.url),
+                          options: ci)
         if Interruption.requested { throw CLIFailure(code: Interruption.exitCode, message: "interrupted; the partial suite: \(folder.url.path)") }
         if final.outcome.code != 0 { throw ExitCode(final.outcome.code) }
         return true

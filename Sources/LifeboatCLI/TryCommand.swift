@@ -44,6 +44,7 @@ struct TryCommand: ParsableCommand {
     var budget: String?
     @Option(help: "Where reports go (reports/try-<id>/).") var reports: String = "reports"
     @Option(help: "Scratch directory for stores.") var scratch: String?
+    @OptionGroup var ci: CIOutputOptions
 
     func validate() throws {
         if backup.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--backup needs a command line") }
@@ -121,6 +122,9 @@ struct TryCommand: ParsableCommand {
             print("saved \(files.count) scenario file(s) and the program's scripts in \(save): lifeboat run \(save) --seeds \(seeds)")
         }
         print("report: \(directory.url.path)/matrix.html")
+        try CIOutput.emit(CIOutput.findings(matrix: result, recipes: [recipe], folder: directory.url, typed: .init(backup: backup, restore: restore),
+                                            workingDirectory: workingDirectory),
+                          context: .init(command: command, category: "lifeboat-try", reports: directory.url), options: ci)
         if result.cells.contains(where: \.caught) { throw ExitCode(1) }
         if let notRun = result.cells.first(where: \.isNotRun) {
             throw CLIFailure.badInput("not run: \(notRun.notRunRuns.first?.notRun ?? "")")
