@@ -75,6 +75,19 @@ extension CIOutput {
         return nil
     }
 
+    /// The matrix's one line per cell: "rsync live-wal: CAUGHT wal-content-carried (2/3 seeds)".
+    static func verdicts(matrix result: ToolMatrix.Result) -> [String] {
+        result.cells.map { cell in
+            let head = "\(cell.recipe) \(cell.situation): "
+            if cell.caught {
+                return head + "CAUGHT \(cell.violated.isEmpty ? "a step failed" : cell.violated.joined(separator: ", ")) (\(cell.caughtRuns.count)/\(cell.runs.count) seeds)"
+            }
+            if let reason = cell.notExercised { return head + "not exercised: \(FindingText.firstSentence(reason))" }
+            if cell.isNotRun { return head + "NOT RUN: \(FindingText.firstSentence(cell.notRunRuns.first?.notRun ?? ""))" }
+            return head + "held (\(cell.runs.count) seed\(cell.runs.count == 1 ? "" : "s"))"
+        }
+    }
+
     /// One run of `run` (alone or in a campaign): its scenario, its file and its report folder.
     struct ScenarioRun {
         var result: RunResult
@@ -114,6 +127,18 @@ extension CIOutput {
                              scenarioLine: text.flatMap { CIFinding.stepLine(step?.action.rawValue ?? "backup", in: $0) },
                              repro: "lifeboat replay " + shown(run.directory.appendingPathComponent("repro.yaml").path, from: workingDirectory),
                              cause: verdict.cause)
+        }
+    }
+
+    /// `run`'s one line per run: "live-wal-drill seed 3: UNEXPECTED (expected pass): wal-content-carried".
+    static func verdicts(runs: [ScenarioRun]) -> [String] {
+        runs.map { run in
+            let result = run.result
+            let head = "\(result.scenario) seed \(result.seed): "
+            if let reason = result.environmentError { return head + "NOT RUN: \(FindingText.firstSentence(reason))" }
+            let violated = result.verdicts.filter { $0.status == .violated }.map(\.invariant)
+            return head + (result.expectationMet ? "as expected" : "UNEXPECTED") + " (expected \(result.expectation))"
+                + (violated.isEmpty ? "" : ": violated \(violated.joined(separator: ", "))")
         }
     }
 
@@ -158,5 +183,13 @@ extension CIOutput {
             }
         }
         return items
+    }
+
+    /// `try --deep`'s one line per seed: what was covered and how many findings.
+    static func verdicts(deep: [(seed: UInt64, summary: DeepSearch.Summary, folder: URL)]) -> [String] {
+        deep.map { seed, summary, _ in
+            "seed \(seed): \(DeepSearch.coverage(summary)); " + (summary.findings.isEmpty ? (summary.incomplete.map { "incomplete: \($0)" } ?? "held at every point")
+                : "CAUGHT \(summary.findings.count) point(s)")
+        }
     }
 }

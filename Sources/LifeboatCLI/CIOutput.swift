@@ -4,15 +4,17 @@ import Foundation
 import Reporting
 import Runner
 
-/// `--sarif FILE`, shared by `try`, `run` and `matrix`: where CI users already look.
+/// `--sarif FILE` and `--github`, shared by `try`, `run` and `matrix`: where CI users already look.
 struct CIOutputOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Also write the findings as SARIF 2.1.0 here, for GitHub code scanning (one result per finding, worst first; stable fingerprints).",
                                valueName: "file"))
     var sarif: String?
+    @Flag(help: "Print GitHub Actions annotations (at most 10, worst first) and write the step summary ($GITHUB_STEP_SUMMARY); on by itself when GITHUB_ACTIONS=true.")
+    var github = false
 }
 
-/// Writes a command's findings as SARIF (`SARIFReport`, the pure renderer), after the command's own reports and
-/// before its exit code.
+/// Writes a command's findings as SARIF and as GitHub Actions output (`SARIFReport`, `GitHubActionsReport`: the
+/// pure renderers), after the command's own reports and before its exit code.
 enum CIOutput {
     struct Context {
         /// The command as typed, the category of its SARIF run ("lifeboat-try") and the folder of its reports.
@@ -22,7 +24,8 @@ enum CIOutput {
         var workingDirectory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
     }
 
-    static func emit(_ findings: [CIFinding], context: Context, options: CIOutputOptions) throws {
+    static func emit(_ findings: [CIFinding], verdicts: [String], context: Context, options: CIOutputOptions,
+                     environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         if let sarif = options.sarif {
             let text = SARIFReport.render(findings, invocation: SARIFReport.Invocation(
                 command: context.command, workingDirectory: context.workingDirectory.standardizedFileURL.path,
@@ -36,6 +39,33 @@ enum CIOutput {
             }
             print("sarif: \(sarif) (\(findings.count) result(s))")
         }
+        guard options.github || environment["GITHUB_ACTIONS"] == "true" else { return }
+        let output = GitHubActionsReport.render(findings, title: context.command, verdicts: verdicts,
+                                                artifact: artifact(context, environment: environment))
+        for annotation in output.annotations { print(annotation) }
+        if let path = environment["GITHUB_STEP_SUMMARY"], !path.isEmpty {
+            do {
+                let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+                defer { try? handle.close() }
+                try handle.seekToEnd()
+                try handle.write(contentsOf: Data(output.summary.utf8))
+            } catch {
+                throw CLIFailure.badInput("GITHUB_STEP_SUMMARY \(path): cannot append the step summary: \(error.localizedDescription)")
+            }
+        } else {
+            print("github: GITHUB_STEP_SUMMARY is not set; the step summary (\(findings.count) finding(s)) is not written")
+        }
+        fflush(nil)
+    }
+
+    /// Where the whole report is: the reports folder (relative to the working folder), and on GitHub the run's page,
+    /// which lists the job's artifacts.
+    static func artifact(_ context: Context, environment: [String: String]) -> String {
+        var text = shown(context.reports.path, from: context.workingDirectory)
+        if let server = environment["GITHUB_SERVER_URL"], let repository = environment["GITHUB_REPOSITORY"], let run = environment["GITHUB_RUN_ID"] {
+            text += " (in the artifacts of \(server)/\(repository)/actions/runs/\(run))"
+        }
+        return text
     }
 
     /// `path` relative to `base` where it lies under it.

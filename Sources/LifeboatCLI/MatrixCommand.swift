@@ -66,7 +66,7 @@ struct MatrixCommand: ParsableCommand {
         if let out { try ToolMatrixReport.publish(result, to: URL(cliPath: out)) }
         try CIOutput.emit(CIOutput.findings(matrix: result, recipes: recipes, folder: matrix.url, typed: nil,
                                             workingDirectory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)),
-                          context: .init(command: command, category: "lifeboat-matrix", reports: matrix.url),
+                          verdicts: CIOutput.verdicts(matrix: result), context: .init(command: command, category: "lifeboat-matrix", reports: matrix.url),
                           options: ci)
         let caught = result.cells.filter(\.caught).count
         let notRun = result.notRunCount

@@ -127,7 +127,7 @@ extension RunCommand {
         print("suite report: \(folder.url.path)/index.html (reports/latest points at it)")
         let ciRuns = CIOutput.runs(of: final, folder: folder.url, drills: parsed)
         try CIOutput.emit(CIOutput.findings(runs: ciRuns, workingDirectory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)),
-                          context: .init(command: commandLine, category: "lifeboat-run", reports: folder.url),
+                          verdicts: CIOutput.verdicts(runs: ciRuns), context: .init(command: commandLine, category: "lifeboat-run", reports: folder.url),
                           options: ci)
         if Interruption.requested { throw CLIFailure(code: Interruption.exitCode, message: "interrupted; the partial suite: \(folder.url.path)") }
         if final.outcome.code != 0 { throw ExitCode(final.outcome.code) }

@@ -85,6 +85,7 @@ struct RunCommand: ParsableCommand {
             print("\(results.filter(\.expectationMet).count) of \(results.count) drills as expected; reports/latest is the last")
         }
         try CIOutput.emit(CIOutput.findings(runs: ciRuns, workingDirectory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)),
+                          verdicts: CIOutput.verdicts(runs: ciRuns),
                           context: .init(command: commandLine, category: "lifeboat-run", reports: URL(cliPath: reports)), options: ci)
         if !allMet { throw ExitCode(1) }
         // A program that could not start is the environment's fault: nothing was judged (exit 2).

@@ -78,6 +78,7 @@ extension TryCommand {
             + (budget.map { " --budget \($0)" } ?? "")
         let searched = summaries.map { (seed: $0.0, summary: $0.1, folder: $0.2) }
         try CIOutput.emit(CIOutput.findings(deep: searched, typed: .init(backup: backup, restore: restore), workingDirectory: workingDirectory),
+                          verdicts: CIOutput.verdicts(deep: searched),
                           context: .init(command: command, category: "lifeboat-try-deep", reports: directory.url), options: ci)
         fflush(nil)
         if found { throw ExitCode(1) }

@@ -124,6 +124,7 @@ struct TryCommand: ParsableCommand {
         print("report: \(directory.url.path)/matrix.html")
         try CIOutput.emit(CIOutput.findings(matrix: result, recipes: [recipe], folder: directory.url, typed: .init(backup: backup, restore: restore),
                                             workingDirectory: workingDirectory),
+                          verdicts: TryProgram.lines(result, skipped: skipped, matrix: directory.url).prefix { !$0.isEmpty }.map { $0 },
                           context: .init(command: command, category: "lifeboat-try", reports: directory.url), options: ci)
         if result.cells.contains(where: \.caught) { throw ExitCode(1) }
         if let notRun = result.cells.first(where: \.isNotRun) {

@@ -5,9 +5,10 @@ import LifeboatTestSupport
 import Runner
 import Testing
 
-/// `try --sarif` end to end: the tutorial's naive script (it copies the database file alone), twice with the same
-/// seed. The SARIF file is valid against the OASIS schema, its results are the findings `try` prints, in their
-/// order, and its fingerprints are the same in both runs.
+/// `try --sarif` and `--github` end to end: the tutorial's naive script (it copies the database file alone), twice
+/// with the same seed. The SARIF file is valid against the OASIS schema, its results are the findings `try`
+/// prints, in their order, and its fingerprints are the same in both runs; with GITHUB_ACTIONS=true the binary
+/// prints one annotation per finding and appends the step summary.
 @Suite struct CIOutputTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     /// The tutorial's first script (docs/tutorial.md, "The script under test").
@@ -61,6 +62,32 @@ import Testing
         }
         #expect(fingerprints[0].count == fingerprints[1].count && !fingerprints[0].isEmpty)
         #expect(fingerprints[0] == fingerprints[1])
+    }
+
+    /// The binary itself, with GITHUB_ACTIONS=true as a runner sets it: every annotation on stdout, the step
+    /// summary appended to $GITHUB_STEP_SUMMARY naming each finding (the 10-annotation cap and the 1 MiB cut are
+    /// the renderer's, tested in CIReportTests with fifteen findings).
+    @Test func underGitHubActionsTheBinaryAnnotatesAndWritesTheStepSummary() throws {
+        let scratch = try Scratch("try-github")
+        let backup = scratch.path("my-backup.sh")
+        try (Self.naive + "\n").write(to: backup, atomically: true, encoding: .utf8)
+        let summary = scratch.path("step-summary.md")
+        try Data("earlier step\n".utf8).write(to: summary)
+        let lifeboat = try LifeboatExecutable.locate()
+        let outcome = try ChildProcesses.run(ChildSpec(
+            name: "lifeboat-try", executable: lifeboat.path,
+            arguments: ["try", "--backup", "sh \(backup.path)", "--situations", "live-wal", "--reports", scratch.path("reports").path,
+                        "--scratch", scratch.path("scratch").path],
+            environment: ["GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": summary.path]), timeout: 600)
+        #expect(outcome.termination.exitCode == 1, "\(outcome.output)")
+        let annotations = outcome.output.split(separator: "\n").filter { $0.hasPrefix("::error ") || $0.hasPrefix("::warning ") }
+        #expect(!annotations.isEmpty && annotations.count <= 10)
+        #expect(annotations.first?.contains("wal-content-carried") == true)
+        #expect(annotations.allSatisfy { $0.contains("repro: lifeboat replay ") })
+        let text = try String(contentsOf: summary, encoding: .utf8)
+        #expect(text.hasPrefix("earlier step\n## Lifeboat: "))
+        #expect(text.contains("live-wal") && text.contains("`wal-content-carried`"))
+        #expect(text.utf8.count < 1 << 20)
     }
 }
 

@@ -5,9 +5,10 @@ import LifeboatTestSupport
 import Reporting
 import Testing
 
-/// The SARIF renderer, a pure function of hand-built findings: SARIF 2.1.0 valid against the OASIS schema, worst
+/// The CI renderers, pure functions of hand-built findings: SARIF 2.1.0 (valid against the OASIS schema, worst
 /// first, the invariant as the rule, the op log's events as a capped code flow, fingerprints that ignore times
-/// and sizes.
+/// and sizes) and GitHub Actions output (at most 10 annotations, a step summary naming every finding, under 1 MiB,
+/// cut with a pointer to the artifact).
 @Suite struct CIReportTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
@@ -129,6 +130,50 @@ import Testing
         var program = Self.finding("backup-durable", situation: "crash-after-backup", cause: cause)
         program = CIFinding(finding: program.finding, situation: program.situation, program: "sh other.sh", cause: cause)
         #expect(a.fingerprint != program.fingerprint)
+    }
+
+    @Test func fifteenFindingsMakeTenAnnotationsAndASummaryNamingAllUnderOneMiB() throws {
+        let findings = Self.fifteen
+        let verdicts = (1...15).map { "situation-\($0) CAUGHT (3/3 seeds)" }
+        let output = GitHubActionsReport.render(findings, title: "lifeboat try --backup 'sh my-backup.sh'", verdicts: verdicts,
+                                                artifact: "reports/try-1")
+        #expect(output.annotations.count == 10)
+        #expect(output.annotations.allSatisfy { $0.hasPrefix("::error ") || $0.hasPrefix("::warning ") })
+        #expect(output.annotations.allSatisfy { !$0.contains("\n") && $0.contains("repro: lifeboat replay ") })
+        // Worst first: the annotations are the ranked list's first ten, each naming its finding.
+        let ranked = CIFinding.ranked(findings)
+        for (annotation, item) in zip(output.annotations, ranked) {
+            #expect(annotation.contains(item.finding.invariant) && annotation.contains("file=my-backup.sh,line=1"))
+        }
+        #expect(output.summary.utf8.count < GitHubActionsReport.summaryLimit)
+        #expect(output.cutFindings == 0 && output.cutVerdicts == 0)
+        for item in findings {
+            #expect(output.summary.contains("`\(item.finding.invariant)`") && output.summary.contains(item.place))
+        }
+        for verdict in verdicts { #expect(output.summary.contains(verdict)) }
+        #expect(output.summary.contains("The first 10 are annotations; all 15 are here."))
+    }
+
+    @Test func aSummaryPastItsLimitIsCutWithThePathToTheArtifact() {
+        let findings = (0..<400).map { index in Self.finding(InvariantRegistry.names[index % 20], situation: "situation-\(index)") }
+        let verdicts = (0..<400).map { "situation-\($0)  CAUGHT (1/1 seed)" }
+        let limit = 64 * 1024
+        let output = GitHubActionsReport.render(findings, title: "lifeboat run Scenarios --seeds 1-400", verdicts: verdicts,
+                                                artifact: "reports/suite-1", summaryLimit: limit)
+        #expect(output.annotations.count == 10)
+        #expect(output.summary.utf8.count <= limit)
+        #expect(output.cutFindings > 0)
+        #expect(output.summary.contains("\(output.cutFindings) finding(s) and \(output.cutVerdicts) verdict line(s) are not shown here; the whole report is in reports/suite-1."))
+        // What stays is the worst: the first rows of the ranked list.
+        #expect(output.summary.contains("| 1 | `\(CIFinding.ranked(findings)[0].finding.invariant)`"))
+        // The real limit holds on a run this size too.
+        let full = GitHubActionsReport.render(findings, title: "t", verdicts: verdicts, artifact: "reports/suite-1")
+        #expect(full.summary.utf8.count < GitHubActionsReport.summaryLimit && full.cutFindings == 0)
+    }
+
+    @Test func workflowCommandValuesAreEscaped() {
+        #expect(GitHubActionsReport.data("50% of\nit\r") == "50%25 of%0Ait%0D")
+        #expect(GitHubActionsReport.property("a: b, c") == "a%3A b%2C c")
     }
 
     @Test func theStepLineOfAScenarioFile() {
