@@ -42,6 +42,7 @@ let package = Package(
         .target(
             name: "StoreModel",
             dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 "CLifeboatSys",

@@ -77,7 +77,7 @@ struct MatrixCommand: ParsableCommand {
         }
         // A tool that is not installed is the environment's fault (exit 2); other cells not run leave it incomplete (3).
         if !result.environmentErrors.isEmpty {
-            throw CLIFailure.badInput("not run: " + result.environmentErrors.joined(separator: "; "))
+            throw CLIFailure.badInput("not run: " + result.environmentErrors.joined(separator: "; ") + " (\(Doctor.hint))")
         }
         if notRun > 0 { throw ExitCode(RunCommand.incompleteExitCode) }
     }

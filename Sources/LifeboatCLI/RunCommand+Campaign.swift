@@ -62,8 +62,8 @@ extension RunCommand {
         let fuse = faultFSPairs > 0 ? FuseProbe.detect(scratch: settings.scratchRoot) : SuiteSummary.FuseInfo(available: true, reason: nil)
         if !fuse.available {
             let reason = fuse.reason ?? "unknown reason"
-            if requireFuse { throw CLIFailure.badInput("FUSE is unavailable (\(reason)) and --require-fuse is set; \(faultFSPairs) pair(s) need FaultFS") }
-            print("FUSE unavailable: \(reason); the \(faultFSPairs) pair(s) that need FaultFS are skipped")
+            if requireFuse { throw CLIFailure.badInput("FUSE is unavailable (\(reason)) and --require-fuse is set; \(faultFSPairs) pair(s) need FaultFS (\(Doctor.hint))") }
+            print("FUSE unavailable: \(reason); the \(faultFSPairs) pair(s) that need FaultFS are skipped (\(Doctor.hint))")
         }
         let folder = try SuiteFolder.create(reportsRoot: URL(cliPath: reports))
         settings.reportsRoot = folder.runsRoot
@@ -138,8 +138,8 @@ extension RunCommand {
     /// with `--require-fuse`, rather than a run that fails on the mount.
     func checkSingleRunCanMount(_ parsed: [(URL, Scenario)]) throws {
         guard let (file, scenario) = parsed.first, scenario.faults.needsFaultFS, let reason = FuseProbe.quickReason() else { return }
-        if requireFuse { throw CLIFailure.badInput("\(scenario.name) needs FaultFS, and FUSE is unavailable: \(reason)") }
-        print("== \(scenario.name) (\(file.lastPathComponent)): skipped — needs FaultFS, and FUSE is unavailable: \(reason)")
+        if requireFuse { throw CLIFailure.badInput("\(scenario.name) needs FaultFS, and FUSE is unavailable: \(reason) (\(Doctor.hint))") }
+        print("== \(scenario.name) (\(file.lastPathComponent)): skipped — needs FaultFS, and FUSE is unavailable: \(reason) (\(Doctor.hint))")
         throw ExitCode(Self.incompleteExitCode)
     }
 
@@ -171,7 +171,7 @@ extension RunCommand {
         }
         for error in result.errors { print(FindingText.wrap("   run error: \(FindingText.relativePaths(error))", width: width, indent: "", hanging: "      ").joined(separator: "\n")) }
         if let reason = result.environmentError {
-            print("   \(TerminalStyle.outcome("NOT RUN", good: false)) environment error: \(reason) — report: \(directory.url.path)/report.html")
+            print("   \(TerminalStyle.outcome("NOT RUN", good: false)) environment error: \(reason) (\(Doctor.hint)) — report: \(directory.url.path)/report.html")
             return
         }
         print("   \(TerminalStyle.outcome(result.expectationMet ? "AS EXPECTED" : "UNEXPECTED", good: result.expectationMet)) (expected \(result.expectation)) in \(String(format: "%.1f", result.seconds)) s — report: \(directory.url.path)/report.html")

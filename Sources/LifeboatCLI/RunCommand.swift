@@ -89,7 +89,7 @@ struct RunCommand: ParsableCommand {
                           context: .init(command: commandLine, category: "lifeboat-run", reports: URL(cliPath: reports)), options: ci)
         if !allMet { throw ExitCode(1) }
         // A program that could not start is the environment's fault: nothing was judged (exit 2).
-        if let first = environmentErrors.first { throw CLIFailure.badInput("not run: environment error: \(first)") }
+        if let first = environmentErrors.first { throw CLIFailure.badInput("not run: environment error: \(first) (\(Doctor.hint))") }
     }
 
     /// The command as typed, for CI output (SARIF's invocation, the step summary's title).

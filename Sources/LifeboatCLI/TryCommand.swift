@@ -128,7 +128,7 @@ struct TryCommand: ParsableCommand {
                           context: .init(command: command, category: "lifeboat-try", reports: directory.url), options: ci)
         if result.cells.contains(where: \.caught) { throw ExitCode(1) }
         if let notRun = result.cells.first(where: \.isNotRun) {
-            throw CLIFailure.badInput("not run: \(notRun.notRunRuns.first?.notRun ?? "")")
+            throw CLIFailure.badInput("not run: \(notRun.notRunRuns.first?.notRun ?? "") (\(Doctor.hint))")
         }
         let unexercised = result.cells.filter { $0.notExercised != nil }.map(\.situation)
         if !unexercised.isEmpty {
