@@ -123,6 +123,7 @@ let package = Package(
                 "CLifeboatSys", "Bench", "Checks", "ChildProcesses",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strict),
         .executableTarget(name: "lifeboat", dependencies: ["LifeboatCLI"], swiftSettings: strict),

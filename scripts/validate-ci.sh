@@ -17,6 +17,7 @@ awk '/<!-- gitlab-ci begin/{on=1; next} /<!-- gitlab-ci end/{on=0} on && !/^```/
 .venv/bin/check-jsonschema --builtin-schema vendor.gitlab-ci "$work/gitlab-ci.yml"
 .venv/bin/hadolint Dockerfile
 .venv/bin/check-jsonschema --check-metaschema docs/schemas/lifeboat.suite-1.schema.json
+.venv/bin/check-jsonschema --check-metaschema docs/schemas/lifeboat.restore-drill-1.schema.json
 # The README's container route (for macOS users) against the Dockerfile: the block between the container
 # markers is valid sh, every `docker run` that mounts gets the FUSE device and the capability the Dockerfile's
 # header asks for, and every lifeboat command it runs exists (docs/cli.md is generated from the commands).
@@ -90,4 +91,4 @@ else
     echo "validate-ci: no .build/debug/lifeboat: only the SARIF example is validated (scripts/test.sh builds first)"
 fi
 .venv/bin/python scripts/validate-sarif.py "${sarif_files[@]}"
-echo "validate-ci: workflow, GitLab CI example, Dockerfile, README's container route, the suite summary schema, the action and its workflow, and SARIF are valid"
+echo "validate-ci: workflow, GitLab CI example, Dockerfile, README's container route, the suite summary and restore drill schemas, the action and its workflow, and SARIF are valid"
