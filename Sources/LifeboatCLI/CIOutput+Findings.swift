@@ -45,7 +45,9 @@ extension CIOutput {
                         programFile = CIOutput.programFile(command, scenarioDirectory: file?.file.deletingLastPathComponent(),
                                                            workingDirectory: workingDirectory)
                     }
-                    if let file {
+                    // A situation the recipe has no file for runs the shared one with the recipe's scripts: no
+                    // scenario file of the recipe's to point at.
+                    if let file, FileManager.default.fileExists(atPath: file.file.path) {
                         scenarioFile = shown(file.file.path, from: workingDirectory)
                         scenarioLine = (try? String(contentsOf: file.file, encoding: .utf8)).flatMap {
                             CIFinding.stepLine(restore ? "restore" : "backup", in: $0)
