@@ -91,7 +91,7 @@ let package = Package(
         // Reports: JSON, Markdown, self-contained HTML with SVG, JUnit XML; pure functions of a run result.
         .target(
             name: "Reporting",
-            dependencies: ["Checks"],
+            dependencies: ["Checks", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict),
         // Drills: scratch stores, strategies run against them, verdicts and the run directory.
         .target(
@@ -124,8 +124,10 @@ let package = Package(
             name: "LifeboatCLI",
             dependencies: [
                 "StoreModel", "StoreCheck", "Strategies", "Runner", "Explore", "Scenario", "Workload", "Reporting", "FaultFS", "FaultVocabulary",
-                "CLifeboatSys", "Bench", "Checks",
+                "CLifeboatSys", "Bench", "Checks", "ChildProcesses",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strict),
         .executableTarget(name: "lifeboat", dependencies: ["LifeboatCLI"], swiftSettings: strict),
@@ -177,7 +179,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "LifeboatCLITests",
-            dependencies: ["LifeboatTestSupport", "LifeboatCLI", "StoreModel", "StoreCheck", "Runner", "ChildProcesses",
+            dependencies: ["LifeboatTestSupport", "LifeboatCLI", "StoreModel", "StoreCheck", "Runner", "ChildProcesses", "Explore", "Reporting", "Checks",
                            .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "PropertyBased", package: "swift-property-based")],
             swiftSettings: strict),

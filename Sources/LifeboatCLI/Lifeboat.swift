@@ -10,7 +10,7 @@ public struct Lifeboat: AsyncParsableCommand {
         commandName: "lifeboat",
         abstract: "Prove that backup and restore of a Core Data-format SQLite store are correct.",
         subcommands: [
-            TryCommand.self, RunCommand.self, JudgeCommand.self, ReportCommand.self, ReplayCommand.self, ExploreCommand.self, WalkCommand.self, MatrixCommand.self, CrashStatesCommand.self, DrillCommand.self, BenchCommand.self, FaultFSCommand.self,
+            TryCommand.self, RunCommand.self, JudgeCommand.self, ReportCommand.self, ReplayCommand.self, ExploreCommand.self, WalkCommand.self, MatrixCommand.self, DoctorCommand.self, RestoreDrillCommand.self, CrashStatesCommand.self, DrillCommand.self, BenchCommand.self, FaultFSCommand.self,
             StrategiesCommand.self, GenerateCommand.self, CheckCommand.self,
             BackupCommand.self, RestoreCommand.self, RelocateCommand.self, CloudCommand.self, MirrorCommand.self, WriterCommand.self, ReaderCommand.self, StoreOperationCommand.self, BenchChildCommand.self, CLIReferenceCommand.self,
         ])

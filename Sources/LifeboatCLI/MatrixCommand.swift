@@ -26,6 +26,7 @@ struct MatrixCommand: ParsableCommand {
     var versions = false
     @Option(help: "Also write the Markdown table here (e.g. docs/real-tools.md), with its repro files in a folder beside it.")
     var out: String?
+    @OptionGroup var ci: CIOutputOptions
 
     func validate() throws {
         guard (0...100).contains(reproduce) else { throw ValidationError("--reproduce must be between 0 and 100") }
@@ -65,6 +66,10 @@ struct MatrixCommand: ParsableCommand {
         try ToolMatrixReport.write(result, to: matrix)
         try matrix.markLatest()
         if let out { try ToolMatrixReport.publish(result, to: URL(cliPath: out)) }
+        try CIOutput.emit(CIOutput.findings(matrix: result, recipes: recipes, folder: matrix.url, typed: nil,
+                                            workingDirectory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)),
+                          verdicts: CIOutput.verdicts(matrix: result), context: .init(command: command, category: "lifeboat-matrix", reports: matrix.url),
+                          options: ci)
         let caught = result.cells.filter(\.caught).count
         let notRun = result.notRunCount
         print("\(result.cells.filter(\.held).count) cell(s) held, \(caught) caught, \(notRun) not run; \(matrix.url.path)/matrix.md" + (out.map { ", \($0)" } ?? ""))
@@ -74,7 +79,7 @@ struct MatrixCommand: ParsableCommand {
         }
         // A tool that is not installed is the environment's fault (exit 2); other cells not run leave it incomplete (3).
         if !result.environmentErrors.isEmpty {
-            throw CLIFailure.badInput("not run: " + result.environmentErrors.joined(separator: "; "))
+            throw CLIFailure.badInput("not run: " + result.environmentErrors.joined(separator: "; ") + " (\(Doctor.hint))")
         }
         if notRun > 0 { throw ExitCode(RunCommand.incompleteExitCode) }
     }

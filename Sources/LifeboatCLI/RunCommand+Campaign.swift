@@ -63,8 +63,8 @@ extension RunCommand {
         let fuse = faultFSPairs > 0 ? FuseProbe.detect(scratch: settings.scratchRoot) : SuiteSummary.FuseInfo(available: true, reason: nil)
         if !fuse.available {
             let reason = fuse.reason ?? "unknown reason"
-            if requireFuse { throw CLIFailure.badInput("FUSE is unavailable (\(reason)) and --require-fuse is set; \(faultFSPairs) pair(s) need FaultFS") }
-            print("FUSE unavailable: \(reason); the \(faultFSPairs) pair(s) that need FaultFS are skipped")
+            if requireFuse { throw CLIFailure.badInput("FUSE is unavailable (\(reason)) and --require-fuse is set; \(faultFSPairs) pair(s) need FaultFS (\(Doctor.hint))") }
+            print("FUSE unavailable: \(reason); the \(faultFSPairs) pair(s) that need FaultFS are skipped (\(Doctor.hint))")
         }
         let folder = try SuiteFolder.create(reportsRoot: URL(cliPath: reports))
         settings.reportsRoot = folder.runsRoot
@@ -129,6 +129,10 @@ extension RunCommand {
         if let bugCatalog, let catalog { try writeCatalog(bugCatalog, summary: final, folder: folder, to: URL(cliPath: catalog)) }
         print(SuiteTextReport.render(final, folder: folder.url.path), terminator: "")
         print("suite report: \(folder.url.path)/index.html (reports/latest points at it)")
+        let ciRuns = CIOutput.runs(of: final, folder: folder.url, drills: parsed)
+        try CIOutput.emit(CIOutput.findings(runs: ciRuns, workingDirectory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)),
+                          verdicts: CIOutput.verdicts(runs: ciRuns), context: .init(command: commandLine, category: "lifeboat-run", reports: folder.url),
+                          options: ci)
         if Interruption.requested { throw CLIFailure(code: Interruption.exitCode, message: "interrupted; the partial suite: \(folder.url.path)") }
         if final.outcome.code != 0 { throw ExitCode(final.outcome.code) }
         return true
@@ -138,8 +142,8 @@ extension RunCommand {
     /// with `--require-fuse`, rather than a run that fails on the mount.
     func checkSingleRunCanMount(_ parsed: [(URL, Scenario)]) throws {
         guard let (file, scenario) = parsed.first, scenario.faults.needsFaultFS, let reason = FuseProbe.quickReason() else { return }
-        if requireFuse { throw CLIFailure.badInput("\(scenario.name) needs FaultFS, and FUSE is unavailable: \(reason)") }
-        print("== \(scenario.name) (\(file.lastPathComponent)): skipped — needs FaultFS, and FUSE is unavailable: \(reason)")
+        if requireFuse { throw CLIFailure.badInput("\(scenario.name) needs FaultFS, and FUSE is unavailable: \(reason) (\(Doctor.hint))") }
+        print("== \(scenario.name) (\(file.lastPathComponent)): skipped — needs FaultFS, and FUSE is unavailable: \(reason) (\(Doctor.hint))")
         throw ExitCode(Self.incompleteExitCode)
     }
 
@@ -171,7 +175,7 @@ extension RunCommand {
         }
         for error in result.errors { print(FindingText.wrap("   run error: \(FindingText.relativePaths(error))", width: width, indent: "", hanging: "      ").joined(separator: "\n")) }
         if let reason = result.environmentError {
-            print("   \(TerminalStyle.outcome("NOT RUN", good: false)) environment error: \(reason) — report: \(directory.url.path)/report.html")
+            print("   \(TerminalStyle.outcome("NOT RUN", good: false)) environment error: \(reason) (\(Doctor.hint)) — report: \(directory.url.path)/report.html")
             return
         }
         print("   \(TerminalStyle.outcome(result.expectationMet ? "AS EXPECTED" : "UNEXPECTED", good: result.expectationMet)) (expected \(result.expectation)) in \(String(format: "%.1f", result.seconds)) s — report: \(directory.url.path)/report.html")

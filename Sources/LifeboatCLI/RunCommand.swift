@@ -35,6 +35,7 @@ struct RunCommand: ParsableCommand {
     var catalog: String?
     @Flag(help: "Only read and check the scenario files (exit 0 when all are valid, 2 at the first bad one); run nothing.")
     var dryRun = false
+    @OptionGroup var ci: CIOutputOptions
 
     func validate() throws { try validateCampaignOptions() }
 
@@ -61,10 +62,12 @@ struct RunCommand: ParsableCommand {
         var allMet = true
         var environmentErrors: [String] = []
         var results: [RunResult] = []
+        var ciRuns: [CIOutput.ScenarioRun] = []
         for (file, scenario) in parsed {
             print("== \(scenario.name) (\(file.lastPathComponent), seed \(scenario.seed), expect \(scenario.expect))")
             let (result, directory) = try ScenarioCommandSupport.runOnce(scenario, file: file, settings: settings)
             results.append(result)
+            ciRuns.append(CIOutput.ScenarioRun(result: result, scenario: scenario, file: file, directory: directory.url))
             if Interruption.requested {
                 // The JUnit file still gets written, with the cut-short run as an error, so CI shows it red.
                 if let junit { try Data(JUnitReport.render(results).utf8).write(to: URL(cliPath: junit)) }
@@ -83,9 +86,18 @@ struct RunCommand: ParsableCommand {
         if results.count > 1 {
             print("\(results.filter(\.expectationMet).count) of \(results.count) drills as expected; reports/latest is the last")
         }
+        try CIOutput.emit(CIOutput.findings(runs: ciRuns, workingDirectory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)),
+                          verdicts: CIOutput.verdicts(runs: ciRuns),
+                          context: .init(command: commandLine, category: "lifeboat-run", reports: URL(cliPath: reports)), options: ci)
         if !allMet { throw ExitCode(1) }
         // A program that could not start is the environment's fault: nothing was judged (exit 2).
-        if let first = environmentErrors.first { throw CLIFailure.badInput("not run: environment error: \(first)") }
+        if let first = environmentErrors.first { throw CLIFailure.badInput("not run: environment error: \(first) (\(Doctor.hint))") }
+    }
+
+    /// The command as typed, for CI output (SARIF's invocation, the step summary's title).
+    var commandLine: String {
+        "lifeboat run \(scenarios.joined(separator: " "))" + (seed.map { " --seed \($0)" } ?? "") + (seeds.map { " --seeds \($0)" } ?? "")
+            + (shard.map { " --shard \($0)" } ?? "")
     }
 
     /// Files as given; directories expand to their *.yaml files (not descending into subfolders).

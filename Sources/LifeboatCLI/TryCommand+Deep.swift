@@ -74,6 +74,12 @@ extension TryCommand {
             print("  page: \(folder.path)/deep.md")
         }
         if summaries.count < seeds.count { print("seeds not searched: \(seeds.dropFirst(summaries.count).map(String.init).joined(separator: ", "))") }
+        let command = "lifeboat try --deep --backup '\(backup)'" + (restore.map { " --restore '\($0)'" } ?? "") + " --seeds \(self.seeds)"
+            + (budget.map { " --budget \($0)" } ?? "")
+        let searched = summaries.map { (seed: $0.0, summary: $0.1, folder: $0.2) }
+        try CIOutput.emit(CIOutput.findings(deep: searched, typed: .init(backup: backup, restore: restore), workingDirectory: workingDirectory),
+                          verdicts: CIOutput.verdicts(deep: searched),
+                          context: .init(command: command, category: "lifeboat-try-deep", reports: directory.url), options: ci)
         fflush(nil)
         if found { throw ExitCode(1) }
         if let incomplete { throw CLIFailure(code: 3, message: "incomplete (\(incomplete)); that is no pass") }

@@ -46,6 +46,7 @@ struct TryCommand: ParsableCommand {
     var jobs: String = "1"
     @Option(help: "Where reports go (reports/try-<id>/).") var reports: String = "reports"
     @Option(help: "Scratch directory for stores.") var scratch: String?
+    @OptionGroup var ci: CIOutputOptions
 
     func validate() throws {
         if backup.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--backup needs a command line") }
@@ -123,9 +124,13 @@ struct TryCommand: ParsableCommand {
             print("saved \(files.count) scenario file(s) and the program's scripts in \(save): lifeboat run \(save) --seeds \(seeds)")
         }
         print("report: \(directory.url.path)/matrix.html")
+        try CIOutput.emit(CIOutput.findings(matrix: result, recipes: [recipe], folder: directory.url, typed: .init(backup: backup, restore: restore),
+                                            workingDirectory: workingDirectory),
+                          verdicts: TryProgram.lines(result, skipped: skipped, matrix: directory.url).prefix { !$0.isEmpty }.map { $0 },
+                          context: .init(command: command, category: "lifeboat-try", reports: directory.url), options: ci)
         if result.cells.contains(where: \.caught) { throw ExitCode(1) }
         if let notRun = result.cells.first(where: \.isNotRun) {
-            throw CLIFailure.badInput("not run: \(notRun.notRunRuns.first?.notRun ?? "")")
+            throw CLIFailure.badInput("not run: \(notRun.notRunRuns.first?.notRun ?? "") (\(Doctor.hint))")
         }
         let unexercised = result.cells.filter { $0.notExercised != nil }.map(\.situation)
         if !unexercised.isEmpty {

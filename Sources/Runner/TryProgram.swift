@@ -178,7 +178,7 @@ public enum TryProgram {
     /// Every finding of the result once per invariant (the program's, or the app's own), worst first: the first
     /// run's finding of it (the first with a cause, when one has), the situations and seeds it came back in, and
     /// the repro of each situation's first seed that showed it.
-    static func findings(_ result: ToolMatrix.Result, appsOwn: Bool) -> [(finding: Finding, situations: String, repros: [String])] {
+    public static func findings(_ result: ToolMatrix.Result, appsOwn: Bool) -> [(finding: Finding, situations: String, repros: [String])] {
         var order: [String] = []
         var first: [String: Finding] = [:]
         var places: [String: [String]] = [:]
