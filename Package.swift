@@ -115,7 +115,7 @@ let package = Package(
         // `lifeboat bench`: cached stores of given sizes, one child process per round, reports and baselines.
         .target(
             name: "Bench",
-            dependencies: ["StoreModel", "StoreCheck", "Strategies", "Runner", "Scenario", "ChildProcesses",
+            dependencies: ["StoreModel", "StoreCheck", "Strategies", "Reporting", "Scenario", "FaultFS", "ChildProcesses",
                            .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")],
             swiftSettings: strict),
 

@@ -1,13 +1,15 @@
 import Foundation
+import Reporting
 
 /// The bench page's pictures that answer "which strategy for this store": a horizontal bar per strategy (and
 /// the checker) for one measure at each store size, and each strategy's resident set over its run, sampled from
-/// /proc while the child ran (migrate climbs with the objects it loads; replace stays flat). Inline SVG, linear
-/// axes from zero, so bar lengths compare honestly.
+/// /proc while the child ran (migrate climbs with the objects it loads; replace stays flat). Drawn with
+/// Reporting's `SVGChart`, linear axes from zero, so bar lengths compare honestly.
 enum BenchCharts {
     /// One bar per (size, subject), grouped by size, its value written at its end.
     static func bars(title: String, report: BenchReport, subjects: [String], value: (BenchReport.Result) -> Double,
                      format: (Double) -> String) -> String {
+        typealias C = SVGChart
         let rows = report.configuration.sizes.flatMap { size in
             subjects.compactMap { subject in report.results.first { $0.targetBytes == size && $0.strategy == subject } }
         }
@@ -15,26 +17,24 @@ enum BenchCharts {
         let height = top + Double(rows.count) * rowHeight + 16
         let largest = max(rows.map(value).max() ?? 1, 1e-9)
         let scale = (width - left - right) / largest
-        var svg = [##"<svg width="\##(Int(width))" height="\##(Int(height))" viewBox="0 0 \##(Int(width)) \##(Int(height))" role="img" aria-label="\##(BenchHTML.escape(title))">"##,
-                   ##"<text x="10" y="20" font-size="15" font-weight="bold">\##(BenchHTML.escape(title))</text>"##]
+        var svg = C.open(width: width, height: height, label: title) + C.title(title, x: 10)
         let sizeLabel = { (result: BenchReport.Result) -> String in
             report.configuration.userStore != nil ? "" : ByteCount.label(result.targetBytes) + " "
         }
         for (index, result) in rows.enumerated() {
             let y = top + Double(index) * rowHeight
-            let color = BenchHTML.palette[(subjects.firstIndex(of: result.strategy) ?? 0) % BenchHTML.palette.count]
-            let length = max(1, value(result) * scale)
-            svg.append(##"<text x="\##(left - 8)" y="\##(y + 15)" font-size="12" text-anchor="end">\##(BenchHTML.escape(sizeLabel(result) + result.strategy))</text>"##)
-            svg.append(##"<rect x="\##(left)" y="\##(y + 3)" width="\##(String(format: "%.1f", length))" height="\##(rowHeight - 6)" fill="\##(color)"><title>\##(BenchHTML.escape("\(result.strategy): \(format(value(result)))"))</title></rect>"##)
-            svg.append(##"<text x="\##(String(format: "%.1f", left + length + 6))" y="\##(y + 15)" font-size="12">\##(BenchHTML.escape(format(value(result))))</text>"##)
+            let color = C.Color.series(subjects.firstIndex(of: result.strategy) ?? 0)
+            svg += C.text(sizeLabel(result) + result.strategy, x: left - 8, y: y + 15, size: 12, anchor: .end)
+            svg += C.bar([C.Segment(length: value(result) * scale, color: color, title: "\(result.strategy): \(format(value(result)))")],
+                         left: left, top: y + 3, height: rowHeight - 6, after: format(value(result)), afterSize: 12)
         }
-        svg.append("</svg>")
-        return svg.joined(separator: "\n")
+        return svg + C.close
     }
 
     /// Resident set against seconds since start, one line per strategy: the round with the median wall time
     /// of the largest store. Nil when no round carries samples (reports written before sampling).
     static func memoryOverTime(report: BenchReport, subjects: [String]) -> String? {
+        typealias C = SVGChart
         guard let size = report.configuration.sizes.max() else { return nil }
         let series: [(String, [MemorySample])] = subjects.compactMap { subject in
             guard let result = report.results.first(where: { $0.targetBytes == size && $0.strategy == subject }) else { return nil }
@@ -50,25 +50,21 @@ enum BenchCharts {
         func x(_ t: Double) -> Double { left + t / maxT * plotWidth }
         func y(_ bytes: Double) -> Double { top + (1 - bytes / maxRSS) * plotHeight }
         let title = "Memory over time" + (report.configuration.userStore != nil ? "" : " (\(ByteCount.label(size)) store)")
-        var svg = [##"<svg width="\##(Int(width))" height="\##(Int(height))" viewBox="0 0 \##(Int(width)) \##(Int(height))" role="img" aria-label="\##(title)">"##,
-                   ##"<text x="\##(left)" y="20" font-size="15" font-weight="bold">\##(BenchHTML.escape(title))</text>"##,
-                   ##"<rect x="\##(left)" y="\##(top)" width="\##(plotWidth)" height="\##(plotHeight)" fill="none" stroke="#888"/>"##]
+        var svg = C.open(width: width, height: height, label: title) + C.title(title, x: left)
+        svg += C.frame(left: left, top: top, width: plotWidth, height: plotHeight,
+                       xName: "seconds since the child started (the round with the median time)", xNameY: height - 12, yName: "resident set (VmRSS)")
         for step in 0...4 {
             let fraction = Double(step) / 4
-            svg.append(##"<text x="\##(left - 6)" y="\##(String(format: "%.1f", y(maxRSS * fraction) + 4))" font-size="11" text-anchor="end">\##(BenchHTML.escape(ByteCount.format(maxRSS * fraction)))</text>"##)
-            svg.append(##"<text x="\##(String(format: "%.1f", x(maxT * fraction)))" y="\##(top + plotHeight + 16)" font-size="11" text-anchor="middle">\##(BenchHTML.escape(BenchHTML.formatSeconds(maxT * fraction)))</text>"##)
+            svg += C.text(ByteCount.format(maxRSS * fraction), x: left - 6, y: y(maxRSS * fraction) + 4, size: 11, anchor: .end)
+            svg += C.text(BenchHTML.formatSeconds(maxT * fraction), x: x(maxT * fraction), y: top + plotHeight + 16, size: 11, anchor: .middle)
         }
-        svg.append(##"<text x="\##(left + plotWidth / 2)" y="\##(height - 12)" font-size="12" text-anchor="middle">seconds since the child started (the round with the median time)</text>"##)
-        svg.append(##"<text transform="translate(16 \##(top + plotHeight / 2)) rotate(-90)" font-size="12" text-anchor="middle">resident set (VmRSS)</text>"##)
+        var legend: [(C.Swatch, String)] = []
         for (index, (subject, samples)) in series.enumerated() {
-            let color = BenchHTML.palette[(subjects.firstIndex(of: subject) ?? index) % BenchHTML.palette.count]
-            let points = samples.map { String(format: "%.1f,%.1f", x($0.t), y(Double($0.rssBytes))) }.joined(separator: " ")
-            svg.append(##"<polyline fill="none" stroke="\##(color)" stroke-width="2" points="\##(points)"/>"##)
-            let ly = top + 10 + Double(index) * 20
-            svg.append(##"<line x1="\##(left + plotWidth + 14)" y1="\##(ly)" x2="\##(left + plotWidth + 36)" y2="\##(ly)" stroke="\##(color)" stroke-width="2"/>"##)
-            svg.append(##"<text x="\##(left + plotWidth + 42)" y="\##(ly + 4)" font-size="12">\##(BenchHTML.escape(subject))</text>"##)
+            let color = C.Color.series(subjects.firstIndex(of: subject) ?? index)
+            svg += C.polyline(samples.map { (x($0.t), y(Double($0.rssBytes))) }, stroke: color)
+            legend.append((.line(color), subject))
         }
-        svg.append("</svg>")
-        return svg.joined(separator: "\n")
+        svg += C.legendColumn(legend, x: left + plotWidth + 14, y: top + 10)
+        return svg + C.close
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import Runner
+import Reporting
 
 /// Writes a run's report into `reports/bench-<id>/` (bench.json, bench.md, bench.html) and marks it latest.
 public enum BenchReportFiles {

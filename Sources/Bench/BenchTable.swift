@@ -1,4 +1,5 @@
 import Foundation
+import Reporting
 
 /// The rows every rendering shares (terminal, Markdown): one per strategy and store size, medians with ranges.
 public enum BenchTable {
@@ -84,9 +85,8 @@ public enum BenchTable {
     /// The same tables in Markdown, with the run's configuration and host above them.
     public static func markdown(_ report: BenchReport) -> String {
         func table(_ header: [String], _ rows: [[String]]) -> String {
-            let escape = { (cell: String) in cell.replacingOccurrences(of: "|", with: "\\|") }
-            return (["| " + header.map(escape).joined(separator: " | ") + " |", "|" + header.map { _ in "---" }.joined(separator: "|") + "|"]
-                + rows.map { "| " + $0.map(escape).joined(separator: " | ") + " |" }).joined(separator: "\n")
+            (["| " + header.map(PageText.markdownCell).joined(separator: " | ") + " |", "|" + header.map { _ in "---" }.joined(separator: "|") + "|"]
+                + rows.map { "| " + $0.map(PageText.markdownCell).joined(separator: " | ") + " |" }).joined(separator: "\n")
         }
         let configuration = report.configuration
         let stores = storeLines(report).map { "- " + $0 }

@@ -84,7 +84,8 @@ public enum CrashStateRun {
 }
 
 extension CrashStateRun.Recording {
-    /// The run's result with the states counted in its coverage, its reports rewritten to show them.
+    /// The run's result with the states counted in its coverage, its reports written again (by the one writer,
+    /// `RunReports`) to show them.
     public func reportStates(_ summary: CrashStateEnumerator.Summary) throws -> RunResult {
         var result = result
         var coverage = result.coverage ?? RunCoverage(rows: [], crashPointsAvailable: summary.persistencePoints, crashPointsExplored: 0)
@@ -94,9 +95,7 @@ extension CrashStateRun.Recording {
         coverage.crashStatesShortMain = summary.shortMain.states
         coverage.crashStatesShortMainFailed = summary.shortMain.failed
         result.coverage = coverage
-        try runDirectory.write("report.json", try JSONReport.render(result))
-        try runDirectory.write("report.md", MarkdownReport.render(result))
-        try runDirectory.write("report.html", HTMLReport.render(result))
+        try RunReports.writeReports(result, to: runDirectory)
         return result
     }
 }

@@ -385,27 +385,4 @@ public struct DeepSearch {
         return "covered \(summary.covered) of \(summary.total) points (\(percent)%)"
             + (summary.grouped > 0 ? "; \(summary.grouped) more writes stood for by the first and last of their run" : "")
     }
-
-    /// The page: what the program did, the walks, every finding with its call, cause and repro.
-    static func markdown(_ summary: Summary) -> String {
-        var lines = ["# `lifeboat try --deep`", ""]
-        for (program, calls) in summary.calls.sorted(by: { $0.key < $1.key }) {
-            lines.append("- \(program) made " + probedOps.map { "\(calls[$0] ?? 0) \($0)" }.joined(separator: ", "))
-        }
-        lines += ["", coverage(summary) + " in \(summary.runs) runs, \(String(format: "%.0f", summary.seconds)) s"
-                  + (summary.incomplete.map { "; incomplete: \($0)" } ?? ""), "",
-                  "| walk | points | the program's calls |", "|---|---|---|"]
-        for walk in summary.walks {
-            lines.append("| \(walk.label) | \(walk.count)" + (walk.only.map { " (N = " + $0.map(String.init).joined(separator: ", ") + ")" } ?? "")
-                         + " | \(walk.calls ?? walk.count) |")
-        }
-        lines += ["", summary.findings.isEmpty ? "No finding." : "## Findings", ""]
-        for finding in summary.findings {
-            lines.append("- **\(finding.violated.joined(separator: ", "))** at \(finding.walk), N=\(finding.n): \(finding.operation)")
-            for line in finding.evidence { lines.append("  - \(line)") }
-            if let cause = finding.cause { lines.append("  - cause: \(cause)") }
-            if let repro = finding.repro { lines.append("  - replay: `lifeboat replay \(repro)`") }
-        }
-        return lines.joined(separator: "\n") + "\n"
-    }
 }

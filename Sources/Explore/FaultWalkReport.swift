@@ -44,22 +44,14 @@ public enum FaultWalkReport {
             let css = row.outcome == "violated" ? " class=\"violated\"" : ""
             rows += "<tr\(css)><td>\(row.n)</td><td>\(h(hit))</td><td>\(row.outcome)</td><td>\(h(row.violated.joined(separator: ", ")))</td><td>\(h(row.repro.map { URL(fileURLWithPath: $0).lastPathComponent } ?? ""))</td><td>\(h((row.evidence + row.errors).first ?? ""))\(row.cause.map { "<br><strong>cause:</strong> " + h($0) } ?? "")</td></tr>\n"
         }
-        return """
-        <!DOCTYPE html>
-        <html lang="en"><head><meta charset="utf-8"><title>Lifeboat fault walk \(h(state.scenario))</title>
-        <style>
-        body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222;max-width:1100px}
-        table{border-collapse:collapse;margin:1em 0;width:100%} td,th{border:1px solid #ccc;padding:4px 8px;text-align:left;vertical-align:top}
-        tr.violated td{background:#fde8ea}
-        </style></head><body>
+        return PageStyle.open(title: "Lifeboat fault walk \(state.scenario)") + """
         <h1>Lifeboat fault walk: \(h(state.scenario))</h1>
         <p>\(h(headline(state).replacingOccurrences(of: "`", with: "")))</p>
         <table><tr><th>N</th><th>operation hit</th><th>outcome</th><th>violated</th><th>repro</th><th>evidence</th></tr>
         \(rows)</table>
         \(CoverageTable.html(state.coverage))
-        </body></html>
 
-        """
+        """ + PageStyle.close
     }
 
     static func escape(_ text: String) -> String { PageText.markdownCell(text) }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Bench
 import Foundation
+import Reporting
 import StoreModel
 import Runner
 

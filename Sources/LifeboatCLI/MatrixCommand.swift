@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Reporting
 import Runner
 import Scenario
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Explore
 import Foundation
+import Reporting
 import Runner
 import Scenario
 import StoreModel

@@ -2,6 +2,7 @@ import ArgumentParser
 import Explore
 import FaultVocabulary
 import Foundation
+import Reporting
 import Runner
 import Scenario
 

@@ -1,10 +1,10 @@
 import Checks
 import Foundation
 
-/// `report.html`: one self-contained page (inline CSS and SVG, no scripts, no external links), in the order a
-/// person reads it: the verdict; the findings, worst first, each with its consequence, evidence, cause and fix;
-/// the app's own losses apart; the timeline (`HTMLReport+Timeline.swift`); the invariants, with the ones the run
-/// did not exercise folded; the operations; the fault coverage table last.
+/// `report.html`: one self-contained page (the one `PageStyle` sheet and `SVGChart` SVG inline, no scripts, no
+/// external links), in the order a person reads it: the verdict; the findings, worst first, each with its
+/// consequence, evidence, cause and fix; the app's own losses apart; the timeline (`HTMLReport+Timeline.swift`);
+/// the invariants, with the ones the run did not exercise folded; the operations; the fault coverage table last.
 public enum HTMLReport {
     /// `repro` is the replay file's path as a reader should type it (the run folder's real path; inside a suite
     /// folder that is `runs/<run-id>`); `reports/<run-id>/repro.yaml` when not given.
@@ -47,19 +47,7 @@ public enum HTMLReport {
             let details = op.details.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
             operations += "<tr><td>\(h(op.name))</td><td>\(h(op.strategy))</td><td>\(String(format: "%.3f", op.start))</td><td>\(String(format: "%.3f", op.end))</td><td>\(op.succeeded ? "ok" : h("failed: " + (op.error ?? "")))</td><td>\(h(details))</td></tr>\n"
         }
-        return """
-        <!DOCTYPE html>
-        <html lang="en"><head><meta charset="utf-8"><title>Lifeboat \(h(result.scenario)) \(h(result.runID))</title>
-        <style>
-        body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222;max-width:1100px}
-        h1{font-size:1.4em} .ok{color:#176f2c} .bad{color:#b00020}
-        table{border-collapse:collapse;margin:1em 0;width:100%} td,th{border:1px solid #ccc;padding:4px 8px;text-align:left;vertical-align:top}
-        tr.violated td{background:#fde8ea} tr.held td:nth-child(2){color:#176f2c} tr.not-applicable td{color:#777}
-        .finding{border-left:4px solid #b00020;padding:2px 12px;margin:1em 0} .finding.app{border-color:#e08a00}
-        .finding h3{margin:.3em 0;font-size:1.05em} .finding p{margin:.3em 0} .severity{color:#777;font-weight:normal}
-        details{margin:.5em 0} summary{cursor:pointer;color:#444}
-        svg text{font:11px system-ui,sans-serif} code{background:#f3f3f3;padding:1px 4px}
-        </style></head><body>
+        return PageStyle.open(title: "Lifeboat \(result.scenario) \(result.runID)") + """
         <h1>Lifeboat run \(h(result.runID)): \(h(result.scenario))</h1>
         <p>\(h(result.description))</p>
         <p class="\(verdictClass)"><strong>\(result.expectationMet ? "AS EXPECTED" : "UNEXPECTED")</strong>: expected \(h(result.expectation)); \(program.isEmpty ? "no finding" : "\(program.count) finding(s)")\(apps.isEmpty ? "" : ", \(apps.count) of the app's own"); seed \(result.seed); \(String(format: "%.2f", result.seconds)) s. Replay with <code>lifeboat replay \(h(repro ?? "reports/\(result.runID)/repro.yaml"))</code>.</p>
@@ -73,9 +61,8 @@ public enum HTMLReport {
         <table><tr><th>operation</th><th>strategy</th><th>start (s)</th><th>end (s)</th><th>result</th><th>details</th></tr>
         \(operations)</table>
         \(StallsAndDamage.html(result))\(CoverageTable.html(result.coverage))
-        </body></html>
 
-        """
+        """ + PageStyle.close
     }
 
     /// One finding as a block: the invariant and its consequence, then the evidence, the cause and the fix.
@@ -85,17 +72,6 @@ public enum HTMLReport {
         if let cause = finding.cause { html += "<p class=\"cause\"><strong>Cause:</strong> \(h(cause))</p>\n" }
         if let fix = finding.fix { html += "<p class=\"fix\"><strong>Fix:</strong> \(h(fix))</p>\n" }
         return html + "</div>\n"
-    }
-
-    static func niceStep(_ span: Double) -> Double {
-        let raw = span / 8
-        let magnitude = pow(10, floor(log10(max(raw, 1e-6))))
-        for factor in [1.0, 2, 5, 10] where raw <= factor * magnitude { return factor * magnitude }
-        return 10 * magnitude
-    }
-
-    static func fmt(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(format: "%.2f", value)
     }
 
     static func h(_ text: String) -> String { PageText.html(text) }

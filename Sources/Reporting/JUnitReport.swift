@@ -60,20 +60,5 @@ public enum JUnitReport {
         return nil
     }
 
-    static func xml(_ text: String) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&apos;"
-            default:
-                if scalar.value < 0x20, scalar != "\n", scalar != "\t" { continue }
-                result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
-    }
+    static func xml(_ text: String) -> String { PageText.xml(text) }
 }

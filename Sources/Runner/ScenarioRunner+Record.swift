@@ -66,32 +66,3 @@ extension ScenarioRunner {
         }
     }
 }
-
-/// Writes every report of a run into its directory: the record (`record.json`, what `lifeboat judge` re-judges)
-/// and the reports, pure functions of the record's result.
-public enum RunReports {
-    static func write(_ result: RunResult, record: RunRecord, scenario: Scenario, log: [String], to run: RunDirectory) throws {
-        try run.write("record.json", try RecordFile.encode(record))
-        try run.write("report.json", try JSONReport.render(result))
-        try run.write("report.md", MarkdownReport.render(result, repro: "\(run.url.path)/repro.yaml"))
-        try run.write("report.html", HTMLReport.render(result, repro: "\(run.url.path)/repro.yaml"))
-        try run.write("junit.xml", JUnitReport.render([result]))
-        try run.write("run.log", log.joined(separator: "\n") + "\n")
-        try run.write("repro.yaml", "# Replay: lifeboat run \(run.url.path)/repro.yaml\n" + ScenarioYAML.render(replayable(scenario, file: result.scenarioFile)))
-    }
-
-    /// The scenario with its scripts pinned (`ProgramFiles.pinned`: LIFEBOAT_SCENARIO_DIR to the original
-    /// directory, a relative script path to an absolute one), since the repro lives in the report directory and
-    /// may be copied anywhere.
-    public static func replayable(_ scenario: Scenario, file: String) -> Scenario {
-        let directory = URL(fileURLWithPath: file).deletingLastPathComponent().path
-        var copy = scenario
-        for index in copy.schedule.indices {
-            copy.schedule[index].command = copy.schedule[index].command.map { ProgramFiles.pinned($0, scenarioDirectory: directory) }
-        }
-        for index in copy.sidecars.indices {
-            copy.sidecars[index].command = ProgramFiles.pinned(copy.sidecars[index].command, scenarioDirectory: directory)
-        }
-        return copy
-    }
-}

@@ -20,7 +20,7 @@ public struct SuiteFolder: Sendable {
     /// An existing or new folder at `url` (for `report merge --out`).
     public init(url: URL) throws {
         try FileManager.default.createDirectory(at: url.appendingPathComponent("runs"), withIntermediateDirectories: true)
-        directory = RunDirectory(id: url.lastPathComponent, url: url)
+        directory = RunDirectory(existing: url)
     }
 
     init(directory: RunDirectory) { self.directory = directory }

@@ -230,18 +230,14 @@ public enum ToolMatrixReport {
         let versionLines = versionSection(result).dropFirst(3)
         let changes = versionLines.isEmpty ? "" : "\n<h2>Changes between versions</h2>\n<ul>"
             + versionLines.map { "<li>\(h($0.hasPrefix("- ") ? String($0.dropFirst(2)) : $0))</li>" }.joined() + "</ul>"
-        return """
-        <!doctype html>
-        <html><head><meta charset="utf-8"><title>\(isTry ? "Lifeboat try of your program" : "Lifeboat matrix") \(h(result.matrixID))</title>
-        <style>body{font-family:system-ui,sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.4em .6em;vertical-align:top;text-align:left}
-        .held{background:#e6f4e6}.caught{background:#fbe3e3}.notrun{background:#eee}small{color:#555;font-weight:normal}
-        .finding{border-left:4px solid #b00020;padding:2px 12px;margin:.6em 0}.finding.app{border-color:#e08a00}.finding h3{margin:.3em 0;font-size:1em}.finding p{margin:.3em 0}.severity{color:#777;font-weight:normal}</style></head><body>
+        // `wide`: a matrix has a column per situation.
+        return PageStyle.open(title: "\(isTry ? "Lifeboat try of your program" : "Lifeboat matrix") \(result.matrixID)", bodyClass: "wide") + """
         <h1>\(isTry ? "Your program under Lifeboat" : "Real backup tools under Lifeboat")</h1>
         <p>\(h(result.command)): matrix \(h(result.matrixID)), seeds \(result.seeds.map(String.init).joined(separator: ", ")), \(String(format: "%.0f", result.seconds)) s.
         A caught cell's seeds link to each run's report; its repro replays with <code>lifeboat replay</code>. Findings below the table.</p>
         <table><tr><th>recipe</th>\(result.situations.map { "<th>\(h($0))</th>" }.joined())<th>longest stall</th></tr>
-        \(rows)</table>\(findings.isEmpty ? "" : "\n<h2>Findings</h2>\n" + findings)\(changes)</body></html>
+        \(rows)</table>\(findings.isEmpty ? "" : "\n<h2>Findings</h2>\n" + findings)\(changes)
 
-        """
+        """ + PageStyle.close
     }
 }

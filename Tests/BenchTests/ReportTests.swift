@@ -3,6 +3,7 @@ import Foundation
 import FoundationXML
 import LifeboatCLI
 import LifeboatTestSupport
+import Reporting
 import Testing
 
 /// The report: a real (tiny) bench run, its JSON round trip, the HTML page, the growth fit and the comparison.
@@ -61,6 +62,8 @@ import Testing
         for forbidden in ["http://", "https://", "<script", "src=", "href=", "@import", "url("] {
             #expect(!page.contains(forbidden), "bench.html contains \(forbidden)")
         }
+        // The one sheet every page embeds (PageStyleTests checks the other pages), and no second one.
+        #expect(page.contains(PageStyle.css) && page.components(separatedBy: "<style").count - 1 == 1)
         // Bars for time and memory, and with several sizes the two log-log charts (no samples: no memory curve).
         #expect(page.components(separatedBy: "<svg").count - 1 == 4)
         #expect(page.components(separatedBy: "</svg>").count - 1 == 4)

@@ -1,5 +1,6 @@
 import Foundation
 import LifeboatTestSupport
+import Reporting
 import Runner
 import Scenario
 import Testing

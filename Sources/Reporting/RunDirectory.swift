@@ -1,6 +1,7 @@
 import Foundation
 
-/// `reports/<run-id>/` for one run, and the `reports/latest` link that points at the newest.
+/// `reports/<run-id>/` for one run, and the `reports/latest` link that points at the newest. In Reporting, not
+/// Runner, so every writer of a report folder (runs, suites, matrices, walks, bench) shares it without the runner.
 public struct RunDirectory: Sendable {
     public let id: String
     public let url: URL
