@@ -24,6 +24,9 @@ public enum ToolMatrix {
         /// for a situation the recipe has no file for: the situation itself runs with the recipe's scripts, and
         /// there is no expectation to meet (the table shows what it found; add the file with its `expect:`).
         public var situations: [(name: String, file: URL, scenario: Scenario, measured: Bool)]
+        /// Whether the recipe runs its tool as a sidecar: then each situation it takes is a file of its own (a bare
+        /// situation cannot arrange the schedule around the sidecar), and it has only those.
+        public var runsSidecar: Bool { situations.contains { !$0.scenario.sidecars.isEmpty } }
         /// The versions the recipe pins (`_versions.yaml`), or nil: the tool is whatever PATH finds.
         public var versions: ToolVersions?
         /// The pinned version this recipe runs (a `recipe@version` row of `matrix --versions`); nil: the tool on

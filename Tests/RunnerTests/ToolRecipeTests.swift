@@ -44,8 +44,7 @@ import Testing
             // arrange the schedule around its sidecar), so it has those, in the same order.
             let all = try ToolMatrix.situationFiles(in: Self.tools).map(\.name)
             let names = recipe.situations.map(\.name)
-            let runsSidecar = recipe.situations.contains { !$0.scenario.sidecars.isEmpty }
-            #expect(runsSidecar ? all.filter(names.contains) == names : names == all, "\(recipe.tool): \(names)")
+            #expect(recipe.runsSidecar ? all.filter(names.contains) == names : names == all, "\(recipe.tool): \(names)")
             for file in ["restore.sh", "version.sh", "recipe.md"] {
                 #expect(FileManager.default.fileExists(atPath: recipe.directory.appendingPathComponent(file).path), "\(recipe.tool)/\(file)")
             }
