@@ -49,6 +49,12 @@ final class FaultFileSystem: Sendable {
     let lowLevelSession = Atomic<UInt>(0)
     /// The node ids the kernel holds (low-level API).
     let nodes: NodeTable
+    /// Namespace changes (rename, unlink, rmdir) between their backing change and their node-table update, and
+    /// how many have completed: a request that resolved a node's name during one retries (`resolvingNames`).
+    let namespaceChangesInFlight = Atomic<Int>(0)
+    let namespaceChangesDone = Atomic<UInt64>(0)
+    /// Directory renames against entry changes (see `NamespaceLock`).
+    let entryLock = NamespaceLock()
     /// Requests that reply with an entry, not yet replied (see `producingEntry`).
     let entryRequestsInFlight = Atomic<Int>(0)
     /// FUSE requests served (for requests per operation in the benchmarks).
@@ -133,6 +139,7 @@ final class FaultFileSystem: Sendable {
             return v
         }
         for f in all { close(f.fd) }
+        nodes.closeAnchors()
         // Overlay descriptors too (after sync-all only idle ones remain).
         state.withLock { s in
             for ov in s.overlays.values { close(ov.fd) }

@@ -48,15 +48,18 @@ extension FaultFileSystem {
         if backing.isHidden(path) { return -EPERM }
         let (fail, fault) = injected(.create, path)
         if let fail { return fail }
-        let r = backing.rel(path)
-        let dirIno = backing.parentIno(path)
-        if mknodat(backing.dirFD, r, Self.masked(mode), rdev) != 0 {
-            let e = errno; logOp("mknod", path, result: Int64(-e), fault: fault); return -e
+        return entryLock.run(exclusive: false) {
+            let path = current(path)
+            let r = backing.rel(path)
+            let dirIno = backing.parentIno(path)
+            if mknodat(backing.dirFD, r, Self.masked(mode), rdev) != 0 {
+                let e = errno; logOp("mknod", path, result: Int64(-e), fault: fault); return -e
+            }
+            giveToCaller(r)
+            let ino = UInt64(backing.lstat(r)?.st_ino ?? 0)
+            recordEntry(.create, path: path, ino: ino, dirs: [dirIno], fault: fault)
+            return 0
         }
-        giveToCaller(r)
-        let ino = UInt64(backing.lstat(r)?.st_ino ?? 0)
-        recordEntry(.create, path: path, ino: ino, dirs: [dirIno], fault: fault)
-        return 0
     }
 
     /// After a data change by the caller: mtime/ctime now (the bytes reach the backing file only at fsync,
