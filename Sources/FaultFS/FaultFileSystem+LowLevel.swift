@@ -72,7 +72,7 @@ extension FaultFileSystem {
         if let path, let e = check(.getattr, [path]).errnoValue { return reply(req, -e) }
         let r: Int32
         if let h = fi.flatMap({ handle($0.pointee.fh) }) {
-            r = attributes(path, &st, fd: h.fd)
+            r = attributes(path, &st, fd: h.fd, node: UInt64(node))
         } else {
             // By its name, or, open or anchored without one (unlinked, renamed over): through its inode, as
             // fstat is natively.
@@ -173,7 +173,10 @@ extension FaultFileSystem {
         let victimNode = nodes.child(UInt64(parent), name)
         let victim = victimNode.flatMap { nodes.ino($0) }
         let path = naming(parent, name, as: Self.join(dir, name))
-        if !directory { anchorBeforeRemoval(victimNode, path: path) }
+        if !directory {
+            anchorBeforeRemoval(victimNode, path: path)
+            FuseRequestScope.current?.adjustedNode = victimNode
+        }
         let applied = { self.nodes.removeName(parent: UInt64(parent), name: name) }
         let r = directory ? rmdir(path, applied: applied) : unlink(path, applied: applied)
         if r == 0, let victim, !directory { invalidateKernelCaches([], inos: [victim]) }
@@ -188,7 +191,10 @@ extension FaultFileSystem {
         let exchange = flags & UInt32(LB_RENAME_EXCHANGE) != 0
         let from = naming(parent, name, as: Self.join(dir, name))
         let to = naming(newParent, newName, as: Self.join(newDir, newName))
-        if !exchange { anchorBeforeRemoval(victimNode, path: to) }
+        if !exchange {
+            anchorBeforeRemoval(victimNode, path: to)
+            FuseRequestScope.current?.adjustedNode = victimNode
+        }
         let r = rename(from, to, flags: flags) {
             self.nodes.renamed(parent: UInt64(parent), name: name, newParent: UInt64(newParent), newName: newName,
                                exchange: exchange)

@@ -123,7 +123,7 @@ extension FaultFileSystem {
         resolvingNames { () -> (value: Int32, stale: Bool) in
             let ino = nodes.ino(node)
             if let p = nodes.path(node) {
-                let r = attributes(p, st, fd: nil)
+                let r = attributes(p, st, fd: nil, node: node)
                 if r == 0 && (ino == nil || UInt64(st.pointee.st_ino) == ino) { return (0, false) }
                 if r != 0 && r != -ENOENT && r != -ENOTDIR { return (r, false) }
                 if let u = statUnnamed(node, st) { return (u, false) }
@@ -135,8 +135,8 @@ extension FaultFileSystem {
     }
 
     private func statUnnamed(_ node: UInt64, _ st: UnsafeMutablePointer<stat>) -> Int32? {
-        if let fi = orphanFileInfo(fuse_ino_t(node)), let h = handle(fi.fh) { return attributes(nil, st, fd: h.fd) }
-        return nodes.withAnchor(node) { a in attributes(nil, st, fd: a) }
+        if let fi = orphanFileInfo(fuse_ino_t(node)), let h = handle(fi.fh) { return attributes(nil, st, fd: h.fd, node: node) }
+        return nodes.withAnchor(node) { a in attributes(nil, st, fd: a, node: node) }
     }
 
     /// Attributes of `name` in directory node `parent` (a lookup), resolving the directory's path again when a
@@ -144,7 +144,7 @@ extension FaultFileSystem {
     func statChild(_ parent: UInt64, _ name: String, _ st: UnsafeMutablePointer<stat>) -> Int32 {
         resolvingNames { () -> (value: Int32, stale: Bool) in
             guard let dir = nodes.path(parent) else { return (-ENOENT, true) }
-            let r = attributes(Self.join(dir, name), st, fd: nil)
+            let r = attributes(Self.join(dir, name), st, fd: nil, node: nodes.child(parent, name))
             return (r, r == -ENOENT || r == -ENOTDIR)
         }
     }

@@ -55,6 +55,8 @@ final class FaultFileSystem: Sendable {
     let namespaceChangesDone = Atomic<UInt64>(0)
     /// Directory renames against entry changes (see `NamespaceLock`).
     let entryLock = NamespaceLock()
+    /// Link-count changes not yet replied to the kernel (see `LinkCountHolds`).
+    let linkHolds = LinkCountHolds()
     /// Requests that reply with an entry, not yet replied (see `producingEntry`).
     let entryRequestsInFlight = Atomic<Int>(0)
     /// FUSE requests served (for requests per operation in the benchmarks).

@@ -149,10 +149,11 @@ private func serve(_ req: fuse_req_t?, _ body: (FaultFileSystem, fuse_req_t) -> 
     guard let req else { return }
     let fs = fileSystem(of: req)
     fs.requests.wrappingAdd(1, ordering: .relaxed)
-    let notices = FuseRequestScope.serving(req) { scope -> [KernelNotice] in
+    let (notices, holds) = FuseRequestScope.serving(req) { scope -> ([KernelNotice], [LinkCountHolds.Hold]) in
         body(fs, req)
-        return scope.notices
+        return (scope.notices, scope.linkHolds)
     }
+    if !holds.isEmpty { fs.linkHolds.release(holds) }
     if !notices.isEmpty { fs.sendNotices(notices) }
 }
 

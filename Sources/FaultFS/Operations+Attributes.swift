@@ -14,7 +14,8 @@ extension FaultFileSystem {
     }
 
     /// getattr without its rule: of descriptor `fd` when given (a handle's, or a node's anchor), else of `path`.
-    func attributes(_ path: String?, _ st: UnsafeMutablePointer<stat>, fd: Int32?) -> Int32 {
+    /// `node`: the low-level node asked about (its link count may be held: see `LinkCountHolds`).
+    func attributes(_ path: String?, _ st: UnsafeMutablePointer<stat>, fd: Int32?, node: UInt64? = nil) -> Int32 {
         if let fd {
             if Glibc.fstat(fd, st) != 0 { return -errno }
         } else {
@@ -27,7 +28,9 @@ extension FaultFileSystem {
         let viaHandle = path == nil && fd != nil
         if !isDirectory(st.pointee) && (st.pointee.st_nlink > 1 || (viaHandle && st.pointee.st_nlink == 1)) {
             let floor = viaHandle ? 0 : 1
-            st.pointee.st_nlink -= nlink_t(min(trashLinks(UInt64(st.pointee.st_ino)), Int(st.pointee.st_nlink) - floor))
+            let ino = UInt64(st.pointee.st_ino)
+            let extra = trashLinks(ino, except: linkHolds.pendingRemovals(of: node))
+            st.pointee.st_nlink -= nlink_t(min(extra, Int(st.pointee.st_nlink) - floor))
         }
         if isRegular(st.pointee), let size = pendingSize(UInt64(st.pointee.st_ino)) {
             st.pointee.st_size = off_t(size)

@@ -99,10 +99,10 @@ extension FaultFileSystem {
     }
 
     /// Links of `ino` held only by the trash (unlinks and replacing renames not yet durable), which the mount
-    /// must not count.
-    func trashLinks(_ ino: UInt64) -> Int {
+    /// must not count; `held`: trash entries still counted (see `LinkCountHolds`).
+    func trashLinks(_ ino: UInt64, except held: Set<String> = []) -> Int {
         let trashed: [(NamespaceOp.Kind, UInt64, String)] = state.withLock { s in
-            s.entries.compactMap { e in e.trash.map { (e.kind, e.ino, $0) } }
+            s.entries.compactMap { e in e.trash.flatMap { held.contains($0) ? nil : (e.kind, e.ino, $0) } }
         }
         return trashed.reduce(0) { n, t in
             // An unlink's trash entry is its own inode; a rename's is the replaced victim's.

@@ -10,11 +10,13 @@ Every check is one a native file system always passes, whatever the timing: a fa
 content that natively never happens, so the count must be 0 on both sides. `allowed` counts outcomes that
 are fine natively too (ENOENT for a name that comes and goes). Workloads:
 
-  rename-over-reader  one process writes RENAMES (default 400) fresh files and renames each over `name`;
-                      readers open and read `name` and stat it in a loop: every open, read and stat succeeds
-                      and sees one whole version, never older than the last version that reader saw
-  link-unlink         link(a, b) and unlink(b) in a loop while others stat/open/read a (always there, one or
-                      two links) and b (there or ENOENT, and then the same inode and content as a)
+  rename-over-reader  one process writes RENAMES (default 400) fresh files and renames each over `name` (and
+                      reads the version it just renamed back); readers open and read `name` and stat it in a
+                      loop: every open, read and stat succeeds and sees one whole version, never older than
+                      the last version that reader saw
+  link-unlink         link(a, b) and unlink(b) in a loop (each followed by the link counts it leaves) while
+                      others stat/open/read a (always there, one or two links) and b (there or ENOENT, and
+                      then the same inode and content as a)
   exchange            renameat2(RENAME_EXCHANGE) of a and b in a loop; readers open, read and stat both:
                       always there, content one of the two
   truncate            truncate/ftruncate to 0, 8192 and 4096 and rewrites while readers stat, open and read:
@@ -115,6 +117,9 @@ def rename_over_reader():
             try:
                 write_file(p(f"tmp.{v}"), version_bytes(v))
                 os.rename(p(f"tmp.{v}"), p("name"))
+                # The only renamer: once its rename returned, the name is that version.
+                if parse_version(read_file(p("name"))) != v:
+                    t.fail("not-the-new-version-after-rename", f"version {v}")
             except OSError as e:
                 t.fail(t.err("renamer", e), f"version {v}")
             t.ops += 1
@@ -155,11 +160,18 @@ def link_unlink():
     write_file(p("a"), content)
 
     def linker(t, deadline, stop):
+        # The only process changing links: what it sees right after each change is exact.
         while until(deadline):
             t.ops += 1
             try:
                 os.link(p("a"), p("b"))
+                na, nb = os.stat(p("a")).st_nlink, os.stat(p("b")).st_nlink
+                if (na, nb) != (2, 2):
+                    t.fail("nlink-after-link", f"a {na}, b {nb}")
                 os.unlink(p("b"))
+                na = os.stat(p("a")).st_nlink
+                if na != 1:
+                    t.fail("nlink-after-unlink", f"a {na}")
             except OSError as e:
                 t.fail(t.err("link-unlink", e))
 
