@@ -72,14 +72,14 @@ extension FaultFileSystem {
         if let path, let e = check(.getattr, [path]).errnoValue { return reply(req, -e) }
         let r: Int32
         if let h = fi.flatMap({ handle($0.pointee.fh) }) {
-            r = attributes(path, &st, fd: h.fd, node: UInt64(node))
+            r = attributes(path, &st, fd: h.fd)
         } else {
             // By its name, or, open or anchored without one (unlinked, renamed over): through its inode, as
             // fstat is natively.
             r = statNode(UInt64(node), &st)
         }
         if r != 0 { return reply(req, r) }
-        fuse_reply_attr(req, &st, Self.cacheTimeout)
+        fuse_reply_attr(req, &st, attributeTimeout(UInt64(node)))
     }
 
     /// setattr: chown, chmod, truncate and utimens in that order (as the kernel splits them natively), then the
@@ -173,10 +173,7 @@ extension FaultFileSystem {
         let victimNode = nodes.child(UInt64(parent), name)
         let victim = victimNode.flatMap { nodes.ino($0) }
         let path = naming(parent, name, as: Self.join(dir, name))
-        if !directory {
-            anchorBeforeRemoval(victimNode, path: path)
-            FuseRequestScope.current?.adjustedNode = victimNode
-        }
+        if !directory { anchorBeforeRemoval(victimNode, path: path) }
         let applied = { self.nodes.removeName(parent: UInt64(parent), name: name) }
         let r = directory ? rmdir(path, applied: applied) : unlink(path, applied: applied)
         if r == 0, let victim, !directory { invalidateKernelCaches([], inos: [victim]) }
@@ -191,10 +188,7 @@ extension FaultFileSystem {
         let exchange = flags & UInt32(LB_RENAME_EXCHANGE) != 0
         let from = naming(parent, name, as: Self.join(dir, name))
         let to = naming(newParent, newName, as: Self.join(newDir, newName))
-        if !exchange {
-            anchorBeforeRemoval(victimNode, path: to)
-            FuseRequestScope.current?.adjustedNode = victimNode
-        }
+        if !exchange { anchorBeforeRemoval(victimNode, path: to) }
         let r = rename(from, to, flags: flags) {
             self.nodes.renamed(parent: UInt64(parent), name: name, newParent: UInt64(newParent), newName: newName,
                                exchange: exchange)

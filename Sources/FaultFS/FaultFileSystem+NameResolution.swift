@@ -39,6 +39,17 @@ extension FaultFileSystem {
         FuseRequestScope.current?.names[path].flatMap { $0() } ?? path
     }
 
+    /// How long the kernel may keep the attributes of `node` just computed: not at all when it has no name (or a
+    /// namespace change is being applied). When an unlink or a rename over a file replies, the kernel lowers its
+    /// cached st_nlink of the node whose name went (fuse_entry_unlinked: drop_nlink; FaultFS gives every hard
+    /// link its own node, so only that node). A count computed after the backing change and cached before that
+    /// reply was lowered twice: a file whose other name remained showed st_nlink 0 to a concurrent stat. With
+    /// timeout 0 (the kernel's attr_valid 0: never valid) every stat of such a node asks FaultFS, which answers
+    /// the true count; a named node's count is computed before or after the change as a whole.
+    func attributeTimeout(_ node: UInt64) -> Double {
+        nodes.path(node) == nil || namespaceChangesInFlight.load(ordering: .sequentiallyConsistent) > 0 ? 0 : Self.cacheTimeout
+    }
+
     /// Runs a namespace change's backing syscall and node-table update as one step for `resolvingNames`.
     func changingNamespace<T>(_ body: () -> T) -> T {
         namespaceChangesInFlight.wrappingAdd(1, ordering: .sequentiallyConsistent)
@@ -123,7 +134,7 @@ extension FaultFileSystem {
         resolvingNames { () -> (value: Int32, stale: Bool) in
             let ino = nodes.ino(node)
             if let p = nodes.path(node) {
-                let r = attributes(p, st, fd: nil, node: node)
+                let r = attributes(p, st, fd: nil)
                 if r == 0 && (ino == nil || UInt64(st.pointee.st_ino) == ino) { return (0, false) }
                 if r != 0 && r != -ENOENT && r != -ENOTDIR { return (r, false) }
                 if let u = statUnnamed(node, st) { return (u, false) }
@@ -134,9 +145,12 @@ extension FaultFileSystem {
         }
     }
 
+    /// The anchor first: it is used under the node table's lock, so it cannot be closed meanwhile; another
+    /// process's handle can be released (and its descriptor closed) while it is stat'ed.
     private func statUnnamed(_ node: UInt64, _ st: UnsafeMutablePointer<stat>) -> Int32? {
-        if let fi = orphanFileInfo(fuse_ino_t(node)), let h = handle(fi.fh) { return attributes(nil, st, fd: h.fd, node: node) }
-        return nodes.withAnchor(node) { a in attributes(nil, st, fd: a, node: node) }
+        if let r = nodes.withAnchor(node, { a in attributes(nil, st, fd: a) }) { return r }
+        if let fi = orphanFileInfo(fuse_ino_t(node)), let h = handle(fi.fh) { return attributes(nil, st, fd: h.fd) }
+        return nil
     }
 
     /// Attributes of `name` in directory node `parent` (a lookup), resolving the directory's path again when a
@@ -144,7 +158,7 @@ extension FaultFileSystem {
     func statChild(_ parent: UInt64, _ name: String, _ st: UnsafeMutablePointer<stat>) -> Int32 {
         resolvingNames { () -> (value: Int32, stale: Bool) in
             guard let dir = nodes.path(parent) else { return (-ENOENT, true) }
-            let r = attributes(Self.join(dir, name), st, fd: nil, node: nodes.child(parent, name))
+            let r = attributes(Self.join(dir, name), st, fd: nil)
             return (r, r == -ENOENT || r == -ENOTDIR)
         }
     }

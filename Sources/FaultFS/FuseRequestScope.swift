@@ -17,10 +17,6 @@ final class FuseRequestScope {
     var notices: [KernelNotice] = []
     /// Mount paths this request named by node, each with how to find it again (see `FaultFileSystem.current`).
     var names: [String: () -> String?] = [:]
-    /// Link-count changes this request made that the kernel has not been told of yet (see `LinkCountHolds`).
-    var linkHolds: [LinkCountHolds.Hold] = []
-    /// The node whose name this request removes (unlink, rename over it).
-    var adjustedNode: UInt64?
 
     init(_ request: fuse_req_t) {
         self.request = request

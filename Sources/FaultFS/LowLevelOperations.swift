@@ -149,11 +149,10 @@ private func serve(_ req: fuse_req_t?, _ body: (FaultFileSystem, fuse_req_t) -> 
     guard let req else { return }
     let fs = fileSystem(of: req)
     fs.requests.wrappingAdd(1, ordering: .relaxed)
-    let (notices, holds) = FuseRequestScope.serving(req) { scope -> ([KernelNotice], [LinkCountHolds.Hold]) in
+    let notices = FuseRequestScope.serving(req) { scope -> [KernelNotice] in
         body(fs, req)
-        return (scope.notices, scope.linkHolds)
+        return scope.notices
     }
-    if !holds.isEmpty { fs.linkHolds.release(holds) }
     if !notices.isEmpty { fs.sendNotices(notices) }
 }
 

@@ -14,8 +14,7 @@ extension FaultFileSystem {
     }
 
     /// getattr without its rule: of descriptor `fd` when given (a handle's, or a node's anchor), else of `path`.
-    /// `node`: the low-level node asked about (its link count may be held: see `LinkCountHolds`).
-    func attributes(_ path: String?, _ st: UnsafeMutablePointer<stat>, fd: Int32?, node: UInt64? = nil) -> Int32 {
+    func attributes(_ path: String?, _ st: UnsafeMutablePointer<stat>, fd: Int32?) -> Int32 {
         if let fd {
             if Glibc.fstat(fd, st) != 0 { return -errno }
         } else {
@@ -29,7 +28,7 @@ extension FaultFileSystem {
         if !isDirectory(st.pointee) && (st.pointee.st_nlink > 1 || (viaHandle && st.pointee.st_nlink == 1)) {
             let floor = viaHandle ? 0 : 1
             let ino = UInt64(st.pointee.st_ino)
-            let extra = trashLinks(ino, except: linkHolds.pendingRemovals(of: node))
+            let extra = trashLinks(ino)
             st.pointee.st_nlink -= nlink_t(min(extra, Int(st.pointee.st_nlink) - floor))
         }
         if isRegular(st.pointee), let size = pendingSize(UInt64(st.pointee.st_ino)) {

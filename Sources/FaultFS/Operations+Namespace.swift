@@ -36,7 +36,6 @@ extension FaultFileSystem {
             if isDirectory(st) { return -EISDIR }
             let dirIno = backing.parentIno(path)
             let trash = newTrashName()
-            if let node = FuseRequestScope.current?.adjustedNode { linkHolds.hold(LinkCountHolds.Hold(node: node, trash: trash)) }
             let res = changingNamespace {
                 let res = backing.rename(r, trash)
                 if res == 0 { applied() }
@@ -163,7 +162,6 @@ extension FaultFileSystem {
         if flags & exchange != 0 { return (backing.rename(rf, rt, flags: exchange), nil) }
         guard let stTo else { return (backing.rename(rf, rt, flags: noReplace), nil) }
         let trash = newTrashName()
-        if let node = FuseRequestScope.current?.adjustedNode { linkHolds.hold(LinkCountHolds.Hold(node: node, trash: trash)) }
         if !isDirectory(stTo) {
             if linkat(backing.dirFD, rt, backing.dirFD, trash, 0) == 0 {
                 let res = backing.rename(rf, rt)

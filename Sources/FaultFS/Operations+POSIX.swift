@@ -99,17 +99,8 @@ extension FaultFileSystem {
     }
 
     /// Links of `ino` held only by the trash (unlinks and replacing renames not yet durable), which the mount
-    /// must not count; `held`: trash entries still counted (see `LinkCountHolds`).
-    func trashLinks(_ ino: UInt64, except held: Set<String> = []) -> Int {
-        let trashed: [(NamespaceOp.Kind, UInt64, String)] = state.withLock { s in
-            s.entries.compactMap { e in e.trash.flatMap { held.contains($0) ? nil : (e.kind, e.ino, $0) } }
-        }
-        return trashed.reduce(0) { n, t in
-            // An unlink's trash entry is its own inode; a rename's is the replaced victim's.
-            if t.0 == .unlink { return n + (t.1 == ino ? 1 : 0) }
-            return n + (backing.lstat(t.2).map { UInt64($0.st_ino) == ino } == true ? 1 : 0)
-        }
-    }
+    /// must not count.
+    func trashLinks(_ ino: UInt64) -> Int { state.withLock { $0.trashByIno[ino]?.count ?? 0 } }
 
     // MARK: Extended attributes (passed through by path to the backing file system)
 
