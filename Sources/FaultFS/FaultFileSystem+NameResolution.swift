@@ -15,7 +15,10 @@ import Glibc
 ///   `resolvingNames` resolves again when a resolution failed or found another inode while one ran;
 /// * a node whose name an unlink or rename removes keeps an O_PATH anchor of its inode (`NodeTable.anchor`),
 ///   so a process whose path walk reached it before the change still opens and stats it, as natively the
-///   walk's dentry pins the inode (libfuse's passthrough_ll serves every node through such a descriptor).
+///   walk's dentry pins the inode (libfuse's passthrough_ll serves every node through such a descriptor);
+/// * entry changes resolve their paths again once their rules acted (`naming`, `current`) under `entryLock`,
+///   which a directory rename holds alone (`NamespaceLock`);
+/// * a nameless node's attributes are not cached (`attributeTimeout`).
 extension FaultFileSystem {
     /// O_PATH (Linux, every architecture's value; Swift's Glibc module does not export it).
     static let openPathOnly: Int32 = 0o10000000
