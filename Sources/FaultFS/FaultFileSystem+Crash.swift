@@ -94,6 +94,7 @@ extension FaultFileSystem {
                     if kept.contains(op.seq) { op.finalize(on: backing) } else { op.undo(on: backing) }
                 }
                 s.entries.removeAll()
+                s.trashByIno.removeAll()
                 _ = hostFlush(backing.dirFD)
 
                 report.kept = all.map(\.seq).filter { kept.contains($0) }
@@ -142,6 +143,7 @@ extension FaultFileSystem {
         let entries: [NamespaceOp] = state.withLock { s in
             let e = s.entries
             s.entries.removeAll()
+            s.trashByIno.removeAll()
             return e
         }
         for op in entries { op.finalize(on: backing) }

@@ -55,8 +55,9 @@ extension FaultFileSystem {
 
     private func lookup(_ req: fuse_req_t, _ parent: fuse_ino_t, _ name: String, since: UInt64) {
         guard let dir = nodes.path(UInt64(parent)) else { return reply(req, -ENOENT) }
+        if let e = check(.getattr, [Self.join(dir, name)]).errnoValue { return reply(req, -e) }
         var st = stat()
-        let r = getattr(Self.join(dir, name), &st, nil)
+        let r = statChild(UInt64(parent), name, &st)
         if r != 0 {
             if r == -ENOENT { nodes.removeName(parent: UInt64(parent), name: name) }
             return reply(req, r)
@@ -67,17 +68,18 @@ extension FaultFileSystem {
 
     func llGetattr(_ req: fuse_req_t, _ node: fuse_ino_t, _ fi: UnsafeMutablePointer<fuse_file_info>?) {
         var st = stat()
-        var r: Int32
-        if let path = nodes.path(UInt64(node)) {
-            r = getattr(path, &st, fi)
-        } else if var orphan = fi?.pointee ?? orphanFileInfo(node) {
-            // Open but without a name (unlinked): served through the handle, as fstat is natively.
-            r = getattr(nil, &st, &orphan)
+        let path = nodes.path(UInt64(node))
+        if let path, let e = check(.getattr, [path]).errnoValue { return reply(req, -e) }
+        let r: Int32
+        if let h = fi.flatMap({ handle($0.pointee.fh) }) {
+            r = attributes(path, &st, fd: h.fd)
         } else {
-            r = -ENOENT
+            // By its name, or, open or anchored without one (unlinked, renamed over): through its inode, as
+            // fstat is natively.
+            r = statNode(UInt64(node), &st)
         }
         if r != 0 { return reply(req, r) }
-        fuse_reply_attr(req, &st, Self.cacheTimeout)
+        fuse_reply_attr(req, &st, attributeTimeout(UInt64(node)))
     }
 
     /// setattr: chown, chmod, truncate and utimens in that order (as the kernel splits them natively), then the
@@ -134,16 +136,18 @@ extension FaultFileSystem {
     func llMakeEntry(_ req: fuse_req_t, _ parent: fuse_ino_t, _ name: String, _ make: (String) -> Int32) {
         producingEntry { since in
             guard let dir = nodes.path(UInt64(parent)) else { return reply(req, -ENOENT) }
-            let path = Self.join(dir, name)
+            let path = naming(parent, name, as: Self.join(dir, name))
             let r = make(path)
             if r != 0 { return reply(req, r) }
-            replyEntry(req, parent, name, path, since: since)
+            replyEntry(req, parent, name, since: since)
         }
     }
 
-    private func replyEntry(_ req: fuse_req_t, _ parent: fuse_ino_t, _ name: String, _ path: String, since: UInt64) {
+    /// The entry reply for `name` just made in `parent` (found again by its directory node: a concurrent
+    /// directory rename may have moved it).
+    private func replyEntry(_ req: fuse_req_t, _ parent: fuse_ino_t, _ name: String, since: UInt64) {
         var st = stat()
-        let r = getattr(path, &st, nil)
+        let r = statChild(UInt64(parent), name, &st)
         if r != 0 { return reply(req, r) }
         var e = entryParam(parent, name, st, since: since)
         fuse_reply_entry(req, &e)
@@ -155,44 +159,50 @@ extension FaultFileSystem {
 
     private func link(_ req: fuse_req_t, _ node: fuse_ino_t, _ parent: fuse_ino_t, _ name: String, since: UInt64) {
         guard let from = nodes.path(UInt64(node)), let dir = nodes.path(UInt64(parent)) else { return reply(req, -ENOENT) }
-        let to = Self.join(dir, name)
+        naming(node, nil, as: from)
+        let to = naming(parent, name, as: Self.join(dir, name))
         let r = link(from, to)
         if r != 0 { return reply(req, r) }
         // The other names of the inode now count one more link.
         if let ino = nodes.ino(UInt64(node)) { invalidateKernelCaches([], inos: [ino]) }
-        replyEntry(req, parent, name, to, since: since)
+        replyEntry(req, parent, name, since: since)
     }
 
     func llRemove(_ req: fuse_req_t, _ parent: fuse_ino_t, _ name: String, directory: Bool) {
         guard let dir = nodes.path(UInt64(parent)) else { return reply(req, -ENOENT) }
-        let victim = nodes.child(UInt64(parent), name).flatMap { nodes.ino($0) }
-        let path = Self.join(dir, name)
-        let r = directory ? rmdir(path) : unlink(path)
-        if r == 0 {
-            nodes.removeName(parent: UInt64(parent), name: name)
-            if let victim, !directory { invalidateKernelCaches([], inos: [victim]) }
-        }
+        let victimNode = nodes.child(UInt64(parent), name)
+        let victim = victimNode.flatMap { nodes.ino($0) }
+        let path = naming(parent, name, as: Self.join(dir, name))
+        if !directory { anchorBeforeRemoval(victimNode, path: path) }
+        let applied = { self.nodes.removeName(parent: UInt64(parent), name: name) }
+        let r = directory ? rmdir(path, applied: applied) : unlink(path, applied: applied)
+        if r == 0, let victim, !directory { invalidateKernelCaches([], inos: [victim]) }
         reply(req, r)
     }
 
     func llRename(_ req: fuse_req_t, _ parent: fuse_ino_t, _ name: String, _ newParent: fuse_ino_t, _ newName: String,
                   _ flags: UInt32) {
         guard let dir = nodes.path(UInt64(parent)), let newDir = nodes.path(UInt64(newParent)) else { return reply(req, -ENOENT) }
-        let victim = nodes.child(UInt64(newParent), newName).flatMap { nodes.ino($0) }
-        let r = rename(Self.join(dir, name), Self.join(newDir, newName), flags: flags)
-        if r == 0 {
-            nodes.renamed(parent: UInt64(parent), name: name, newParent: UInt64(newParent), newName: newName,
-                          exchange: flags & UInt32(LB_RENAME_EXCHANGE) != 0)
-            // A replaced file's other names count one link less.
-            if let victim { invalidateKernelCaches([], inos: [victim]) }
+        let victimNode = nodes.child(UInt64(newParent), newName)
+        let victim = victimNode.flatMap { nodes.ino($0) }
+        let exchange = flags & UInt32(LB_RENAME_EXCHANGE) != 0
+        let from = naming(parent, name, as: Self.join(dir, name))
+        let to = naming(newParent, newName, as: Self.join(newDir, newName))
+        if !exchange { anchorBeforeRemoval(victimNode, path: to) }
+        let r = rename(from, to, flags: flags) {
+            self.nodes.renamed(parent: UInt64(parent), name: name, newParent: UInt64(newParent), newName: newName,
+                               exchange: exchange)
         }
+        // A replaced file's other names count one link less.
+        if r == 0, let victim { invalidateKernelCaches([], inos: [victim]) }
         reply(req, r)
     }
 
     func llOpen(_ req: fuse_req_t, _ node: fuse_ino_t, _ fi: UnsafeMutablePointer<fuse_file_info>?, directory: Bool) {
         guard let fi else { return reply(req, -EINVAL) }
-        guard let path = nodes.path(UInt64(node)) else { return reply(req, -ENOENT) }
-        let r = directory ? opendir(path, fi) : open(path, fi)
+        // A node without a name now is opened through its anchor (see `openNode`), under its last name.
+        guard let path = nodes.path(UInt64(node)) ?? nodes.anchorPath(UInt64(node)) else { return reply(req, -ENOENT) }
+        let r = directory ? opendir(path, fi, node: UInt64(node)) : open(path, fi, node: UInt64(node))
         if r != 0 { return reply(req, r) }
         // The open was interrupted: no release will come for this handle.
         if fuse_reply_open(req, fi) != 0 { _ = directory ? releasedir(fi) : release(path, fi) }
@@ -207,7 +217,7 @@ extension FaultFileSystem {
                         _ fi: UnsafeMutablePointer<fuse_file_info>?, since: UInt64) {
         guard let fi else { return reply(req, -EINVAL) }
         guard let dir = nodes.path(UInt64(parent)) else { return reply(req, -ENOENT) }
-        let path = Self.join(dir, name)
+        let path = naming(parent, name, as: Self.join(dir, name))
         var r = create(path, mode, fi)
         if r != 0 { return reply(req, r) }
         var st = stat()

@@ -20,6 +20,18 @@ struct DurabilityState: Sendable {
     var overlays: [UInt64: FileOverlay] = [:]
     /// Directory-entry changes not yet made durable, in seq order.
     var entries: [NamespaceOp] = []
+    /// The trash entries of `entries` by the inode whose link each holds, so that a getattr counts the links the
+    /// trash holds of one inode without going over every pending change (`FaultFileSystem.trashLinks`).
+    var trashByIno: [UInt64: Set<String>] = [:]
+
+    /// Drops the trash entries of `ops` (made durable or undone) from `trashByIno`.
+    mutating func forgetTrash(of ops: some Sequence<NamespaceOp>) {
+        for op in ops {
+            guard let t = op.trash, let i = op.trashIno else { continue }
+            trashByIno[i]?.remove(t)
+            if trashByIno[i]?.isEmpty == true { trashByIno.removeValue(forKey: i) }
+        }
+    }
     /// Inodes whose overlay is being written to the backing file by an fsync right now.
     var syncing: Set<UInt64> = []
     var crashes = 0
@@ -49,6 +61,12 @@ final class FaultFileSystem: Sendable {
     let lowLevelSession = Atomic<UInt>(0)
     /// The node ids the kernel holds (low-level API).
     let nodes: NodeTable
+    /// Namespace changes (rename, unlink, rmdir) between their backing change and their node-table update, and
+    /// how many have completed: a request that resolved a node's name during one retries (`resolvingNames`).
+    let namespaceChangesInFlight = Atomic<Int>(0)
+    let namespaceChangesDone = Atomic<UInt64>(0)
+    /// Directory renames against entry changes (see `NamespaceLock`).
+    let entryLock = NamespaceLock()
     /// Requests that reply with an entry, not yet replied (see `producingEntry`).
     let entryRequestsInFlight = Atomic<Int>(0)
     /// FUSE requests served (for requests per operation in the benchmarks).
@@ -133,6 +151,7 @@ final class FaultFileSystem: Sendable {
             return v
         }
         for f in all { close(f.fd) }
+        nodes.closeAnchors()
         // Overlay descriptors too (after sync-all only idle ones remain).
         state.withLock { s in
             for ov in s.overlays.values { close(ov.fd) }
@@ -303,9 +322,13 @@ final class FaultFileSystem: Sendable {
     /// Records a directory-entry change (already applied to the backing directory) as not yet durable.
     func recordEntry(_ kind: NamespaceOp.Kind, path: String, path2: String? = nil, ino: UInt64, dirs: [UInt64],
                      trash: String? = nil, fault: String? = nil) {
+        // An unlink's trash entry is its own inode; a rename's is the replaced victim's.
+        let trashIno = trash.flatMap { t in kind == .rename ? backing.lstat(t).map { UInt64($0.st_ino) } : ino }
         let seq: UInt64 = state.withLock { s in
             let seq = nextSeq()
-            s.entries.append(NamespaceOp(seq: seq, kind: kind, path: path, path2: path2, ino: ino, dirs: dirs, trash: trash))
+            s.entries.append(NamespaceOp(seq: seq, kind: kind, path: path, path2: path2, ino: ino, dirs: dirs, trash: trash,
+                                         trashIno: trashIno))
+            if let trash, let trashIno { s.trashByIno[trashIno, default: []].insert(trash) }
             return seq
         }
         logOp(kind.rawValue, path, result: 0, fault: fault, seq: seq) { r in
@@ -322,6 +345,7 @@ final class FaultFileSystem: Sendable {
             guard let last = s.entries.lastIndex(where: { $0.dirs.contains(ino) }) else { return [] }
             let done = Array(s.entries[...last])
             s.entries.removeFirst(last + 1)
+            s.forgetTrash(of: done)
             return done
         }
         for op in durable { op.finalize(on: backing) }

@@ -15,6 +15,8 @@ final class FuseRequestScope {
     /// The caller, copied at the start: the request is freed by its reply, which may come before the last use.
     let context: fuse_ctx?
     var notices: [KernelNotice] = []
+    /// Mount paths this request named by node, each with how to find it again (see `FaultFileSystem.current`).
+    var names: [String: () -> String?] = [:]
 
     init(_ request: fuse_req_t) {
         self.request = request

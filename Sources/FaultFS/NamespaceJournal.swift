@@ -24,6 +24,8 @@ struct NamespaceOp: Sendable {
     let dirs: [UInt64]
     /// Trash entry (relative to the backing root) with the removed entry or the rename's replaced victim.
     let trash: String?
+    /// The inode whose link `trash` holds (the removed entry's, the victim's), for `DurabilityState.trashByIno`.
+    var trashIno: UInt64? = nil
 
     /// Reverts the change on the backing directory. Best effort: skipped when the names no longer match.
     func undo(on b: Backing) {

@@ -1,4 +1,7 @@
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The low-level API's inode table: the node ids the kernel knows, each with the name it was last reached by
 /// (parent node and entry name) and the backing inode it stood for then, counted by lookups so `forget` can
@@ -18,6 +21,11 @@ final class NodeTable: Sendable {
         var ino: UInt64
         /// Lookups the kernel holds (each reply_entry/reply_create adds one, forget removes).
         var lookups: UInt64
+        /// An O_PATH descriptor of the backing inode, taken just before an unlink or a rename removed the
+        /// node's name (-1 otherwise; see `anchor`).
+        var anchor: Int32 = -1
+        /// The mount path the node had when it was anchored (for rules and the op log once it has no name).
+        var anchorPath: String? = nil
     }
 
     private struct NameKey: Hashable {
@@ -43,6 +51,7 @@ final class NodeTable: Sendable {
         mutating func remove(_ id: UInt64) {
             detachName(of: id)
             guard let n = nodes.removeValue(forKey: id) else { return }
+            if n.anchor >= 0 { close(n.anchor) }
             byIno[n.ino]?.remove(id)
             if byIno[n.ino]?.isEmpty == true { byIno.removeValue(forKey: n.ino) }
         }
@@ -161,6 +170,43 @@ final class NodeTable: Sendable {
         table.withLock { t in
             guard let ino = t.nodes[id]?.ino, let all = t.byIno[ino], all.count > 1 else { return [] }
             return all.filter { $0 != id }
+        }
+    }
+
+    /// Keeps `fd` (an O_PATH descriptor of the node's backing inode, opened while its name still led there) so
+    /// the node can still be opened and stat'ed once an unlink or a rename took the name away: a process whose
+    /// path walk reached the node before the change opens it natively (the dentry pins the inode), as
+    /// libfuse's passthrough_ll serves every node through such a descriptor. Closed when the kernel forgets
+    /// the node; a node anchored already keeps its first descriptor and `fd` is closed.
+    func anchor(_ id: UInt64, fd: Int32, path: String) {
+        let keep: Bool = table.withLock { t in
+            guard let n = t.nodes[id], n.anchor < 0 else { return false }
+            t.nodes[id]!.anchor = fd
+            t.nodes[id]!.anchorPath = path
+            return true
+        }
+        if !keep { close(fd) }
+    }
+
+    /// The mount path a node had when it was anchored, when it has no name now.
+    func anchorPath(_ id: UInt64) -> String? { table.withLock { $0.nodes[id]?.anchorPath } }
+
+    /// Runs `body` with the node's anchor descriptor (nil when it has none), under the table's lock so that a
+    /// `forget` cannot close it meanwhile.
+    func withAnchor<T>(_ id: UInt64, _ body: (Int32) -> T) -> T? {
+        table.withLock { t in
+            guard let fd = t.nodes[id]?.anchor, fd >= 0 else { return nil }
+            return body(fd)
+        }
+    }
+
+    /// Closes every anchor (shutdown).
+    func closeAnchors() {
+        table.withLock { t in
+            for (id, n) in t.nodes where n.anchor >= 0 {
+                close(n.anchor)
+                t.nodes[id]!.anchor = -1
+            }
         }
     }
 

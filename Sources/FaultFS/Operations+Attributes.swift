@@ -9,19 +9,27 @@ import Glibc
 extension FaultFileSystem {
     func getattr(_ path: String?, _ st: UnsafeMutablePointer<stat>, _ fi: UnsafeMutablePointer<fuse_file_info>?) -> Int32 {
         if let path, let e = check(.getattr, [path]).errnoValue { return -e }
-        if let fi, let h = handle(fi.pointee.fh) {
-            if Glibc.fstat(h.fd, st) != 0 { return -errno }
+        if fi != nil && path == nil && fi.flatMap({ handle($0.pointee.fh) }) == nil { return -EBADF }
+        return attributes(path, st, fd: fi.flatMap { handle($0.pointee.fh)?.fd })
+    }
+
+    /// getattr without its rule: of descriptor `fd` when given (a handle's, or a node's anchor), else of `path`.
+    func attributes(_ path: String?, _ st: UnsafeMutablePointer<stat>, fd: Int32?) -> Int32 {
+        if let fd {
+            if Glibc.fstat(fd, st) != 0 { return -errno }
         } else {
             guard let path else { return -EBADF }
             if backing.isHidden(path) { return -ENOENT }
             if fstatat(backing.dirFD, backing.rel(path), st, AT_SYMLINK_NOFOLLOW) != 0 { return -errno }
         }
         // Links held by the trash are not links on the mount. Reached by path, the file keeps at least that
-        // name; through a handle (fstat) it may have none left: an open, unlinked file has st_nlink 0.
-        let viaHandle = path == nil && fi != nil
+        // name; through a descriptor alone (fstat) it may have none left: an open, unlinked file has st_nlink 0.
+        let viaHandle = path == nil && fd != nil
         if !isDirectory(st.pointee) && (st.pointee.st_nlink > 1 || (viaHandle && st.pointee.st_nlink == 1)) {
             let floor = viaHandle ? 0 : 1
-            st.pointee.st_nlink -= nlink_t(min(trashLinks(UInt64(st.pointee.st_ino)), Int(st.pointee.st_nlink) - floor))
+            let ino = UInt64(st.pointee.st_ino)
+            let extra = trashLinks(ino)
+            st.pointee.st_nlink -= nlink_t(min(extra, Int(st.pointee.st_nlink) - floor))
         }
         if isRegular(st.pointee), let size = pendingSize(UInt64(st.pointee.st_ino)) {
             st.pointee.st_size = off_t(size)

@@ -25,13 +25,16 @@ extension FaultFileSystem {
         fi.pointee.direct_io = keepPageCache || path.hasSuffix("-shm") ? 0 : 1
     }
 
-    func open(_ path: String, _ fi: UnsafeMutablePointer<fuse_file_info>) -> Int32 {
+    /// open(2) of an existing file. `node` (low-level API): the node the kernel opens, resolved to its inode as it
+    /// is now (`openNode`); `path` is then its name for rules and the log.
+    func open(_ path: String, _ fi: UnsafeMutablePointer<fuse_file_info>, node: UInt64? = nil) -> Int32 {
         if backing.isHidden(path) { return -ENOENT }
         let (fail, fault) = injected(.open, path)
         if let fail { return fail }
         let flags = fi.pointee.flags
-        let fd = lb_openat(backing.dirFD, backing.rel(path), Self.backingFlags(flags), 0)
-        if fd < 0 { let e = errno; logOp("open", path, result: Int64(-e), fault: fault); return -e }
+        let fd = node.map { openNode($0, flags: Self.backingFlags(flags)) }
+            ?? lb_openat(backing.dirFD, backing.rel(path), Self.backingFlags(flags), 0)
+        if fd < 0 { let e = node == nil ? errno : -fd; logOp("open", path, result: Int64(-e), fault: fault); return -e }
         var st = stat()
         fstat(fd, &st)
         let ino = UInt64(st.st_ino)
@@ -51,29 +54,32 @@ extension FaultFileSystem {
         if backing.isHidden(path) { return -EPERM }
         let (fail, fault) = injected(.create, path)
         if let fail { return fail }
-        let flags = fi.pointee.flags
-        let r = backing.rel(path)
-        let dirIno = backing.parentIno(path)
-        var created = true
-        var fd = lb_openat(backing.dirFD, r, Self.backingFlags(flags) | O_CREAT | O_EXCL, UInt32(Self.masked(mode)))
-        if fd < 0 && errno == EEXIST && (flags & O_EXCL) == 0 {
-            created = false
-            fd = lb_openat(backing.dirFD, r, Self.backingFlags(flags), 0)
+        return entryLock.run(exclusive: false) {
+            let path = current(path)
+            let flags = fi.pointee.flags
+            let r = backing.rel(path)
+            let dirIno = backing.parentIno(path)
+            var created = true
+            var fd = lb_openat(backing.dirFD, r, Self.backingFlags(flags) | O_CREAT | O_EXCL, UInt32(Self.masked(mode)))
+            if fd < 0 && errno == EEXIST && (flags & O_EXCL) == 0 {
+                created = false
+                fd = lb_openat(backing.dirFD, r, Self.backingFlags(flags), 0)
+            }
+            if fd < 0 { let e = errno; logOp("create", path, result: Int64(-e), fault: fault); return -e }
+            var st = stat()
+            fstat(fd, &st)
+            let ino = UInt64(st.st_ino)
+            if created {
+                giveToCaller(r)
+                recordEntry(.create, path: path, ino: ino, dirs: [dirIno], fault: fault)
+            } else if (flags & O_TRUNC) != 0 {
+                _ = addPending(ino: ino, fd: fd, path: path, .truncate(size: 0))
+                touchAfterWrite(fd: fd, clearPrivileges: true)
+            }
+            fi.pointee.fh = addHandle(OpenFile(fd: fd, ino: ino, epoch: epoch.load(ordering: .relaxed), path: path, isDirectory: false))
+            chooseCaching(path, fi)
+            return 0
         }
-        if fd < 0 { let e = errno; logOp("create", path, result: Int64(-e), fault: fault); return -e }
-        var st = stat()
-        fstat(fd, &st)
-        let ino = UInt64(st.st_ino)
-        if created {
-            giveToCaller(r)
-            recordEntry(.create, path: path, ino: ino, dirs: [dirIno], fault: fault)
-        } else if (flags & O_TRUNC) != 0 {
-            _ = addPending(ino: ino, fd: fd, path: path, .truncate(size: 0))
-            touchAfterWrite(fd: fd, clearPrivileges: true)
-        }
-        fi.pointee.fh = addHandle(OpenFile(fd: fd, ino: ino, epoch: epoch.load(ordering: .relaxed), path: path, isDirectory: false))
-        chooseCaching(path, fi)
-        return 0
     }
 
     func read(_ path: String?, _ buf: UnsafeMutablePointer<CChar>, _ size: Int, _ offset: Int64,

@@ -11,61 +11,82 @@ extension FaultFileSystem {
         if backing.isHidden(path) { return -EPERM }
         let (fail, fault) = injected(.mkdir, path)
         if let fail { return fail }
-        let dirIno = backing.parentIno(path)
-        if mkdirat(backing.dirFD, backing.rel(path), Self.masked(mode)) != 0 {
-            let e = errno; logOp("mkdir", path, result: Int64(-e), fault: fault); return -e
+        return entryLock.run(exclusive: false) {
+            let path = current(path)
+            let dirIno = backing.parentIno(path)
+            if mkdirat(backing.dirFD, backing.rel(path), Self.masked(mode)) != 0 {
+                let e = errno; logOp("mkdir", path, result: Int64(-e), fault: fault); return -e
+            }
+            giveToCaller(backing.rel(path))
+            let ino = UInt64(backing.lstat(backing.rel(path))?.st_ino ?? 0)
+            recordEntry(.mkdir, path: path, ino: ino, dirs: [dirIno], fault: fault)
+            return 0
         }
-        giveToCaller(backing.rel(path))
-        let ino = UInt64(backing.lstat(backing.rel(path))?.st_ino ?? 0)
-        recordEntry(.mkdir, path: path, ino: ino, dirs: [dirIno], fault: fault)
-        return 0
     }
 
-    func unlink(_ path: String) -> Int32 {
+    /// `applied` runs right after the backing change (the node table's update: see `changingNamespace`).
+    func unlink(_ path: String, applied: () -> Void = {}) -> Int32 {
         if backing.isHidden(path) { return -ENOENT }
         let (fail, fault) = injected(.unlink, path)
         if let fail { return fail }
-        let r = backing.rel(path)
-        guard let st = backing.lstat(r) else { return -ENOENT }
-        if isDirectory(st) { return -EISDIR }
-        let dirIno = backing.parentIno(path)
-        let trash = newTrashName()
-        let res = backing.rename(r, trash)
-        if res != 0 { logOp("unlink", path, result: Int64(res), fault: fault); return res }
-        recordEntry(.unlink, path: path, ino: UInt64(st.st_ino), dirs: [dirIno], trash: trash, fault: fault)
-        if st.st_nlink <= 1 { evictUnlinked(ino: UInt64(st.st_ino)) }
-        return 0
+        return entryLock.run(exclusive: false) {
+            let path = current(path)
+            let r = backing.rel(path)
+            guard let st = backing.lstat(r) else { return -ENOENT }
+            if isDirectory(st) { return -EISDIR }
+            let dirIno = backing.parentIno(path)
+            let trash = newTrashName()
+            let res = changingNamespace {
+                let res = backing.rename(r, trash)
+                if res == 0 { applied() }
+                return res
+            }
+            if res != 0 { logOp("unlink", path, result: Int64(res), fault: fault); return res }
+            recordEntry(.unlink, path: path, ino: UInt64(st.st_ino), dirs: [dirIno], trash: trash, fault: fault)
+            if st.st_nlink <= 1 { evictUnlinked(ino: UInt64(st.st_ino)) }
+            return 0
+        }
     }
 
-    func rmdir(_ path: String) -> Int32 {
+    func rmdir(_ path: String, applied: () -> Void = {}) -> Int32 {
         if backing.isHidden(path) { return -ENOENT }
         let (fail, fault) = injected(.rmdir, path)
         if let fail { return fail }
-        let r = backing.rel(path)
-        if r == "." { return -EBUSY }
-        guard let st = backing.lstat(r) else { return -ENOENT }
-        if !isDirectory(st) { return -ENOTDIR }
-        if !backing.isEmptyDirectory(r) { return -ENOTEMPTY }
-        let dirIno = backing.parentIno(path)
-        let trash = newTrashName()
-        let res = backing.rename(r, trash)
-        if res != 0 { logOp("rmdir", path, result: Int64(res), fault: fault); return res }
-        recordEntry(.rmdir, path: path, ino: UInt64(st.st_ino), dirs: [dirIno, UInt64(st.st_ino)], trash: trash, fault: fault)
-        return 0
+        return entryLock.run(exclusive: false) {
+            let path = current(path)
+            let r = backing.rel(path)
+            if r == "." { return -EBUSY }
+            guard let st = backing.lstat(r) else { return -ENOENT }
+            if !isDirectory(st) { return -ENOTDIR }
+            if !backing.isEmptyDirectory(r) { return -ENOTEMPTY }
+            let dirIno = backing.parentIno(path)
+            let trash = newTrashName()
+            let res = changingNamespace {
+                let res = backing.rename(r, trash)
+                if res == 0 { applied() }
+                return res
+            }
+            if res != 0 { logOp("rmdir", path, result: Int64(res), fault: fault); return res }
+            recordEntry(.rmdir, path: path, ino: UInt64(st.st_ino), dirs: [dirIno, UInt64(st.st_ino)], trash: trash, fault: fault)
+            return 0
+        }
     }
 
     func symlink(_ target: String, _ path: String) -> Int32 {
         if backing.isHidden(path) { return -EPERM }
         let (fail, fault) = injected(.symlink, path)
         if let fail { return fail }
-        let dirIno = backing.parentIno(path)
-        if symlinkat(target, backing.dirFD, backing.rel(path)) != 0 {
-            let e = errno; logOp("symlink", path, result: Int64(-e), fault: fault); return -e
+        return entryLock.run(exclusive: false) {
+            let path = current(path)
+            let dirIno = backing.parentIno(path)
+            if symlinkat(target, backing.dirFD, backing.rel(path)) != 0 {
+                let e = errno; logOp("symlink", path, result: Int64(-e), fault: fault); return -e
+            }
+            giveToCaller(backing.rel(path))
+            let ino = UInt64(backing.lstat(backing.rel(path))?.st_ino ?? 0)
+            recordEntry(.symlink, path: path, path2: target, ino: ino, dirs: [dirIno], fault: fault)
+            return 0
         }
-        giveToCaller(backing.rel(path))
-        let ino = UInt64(backing.lstat(backing.rel(path))?.st_ino ?? 0)
-        recordEntry(.symlink, path: path, path2: target, ino: ino, dirs: [dirIno], fault: fault)
-        return 0
     }
 
     func link(_ from: String, _ to: String) -> Int32 {
@@ -73,57 +94,107 @@ extension FaultFileSystem {
         if backing.isHidden(to) { return -EPERM }
         let (fail, fault) = injected(.link, from, to)
         if let fail { return fail }
-        let dirIno = backing.parentIno(to)
-        if linkat(backing.dirFD, backing.rel(from), backing.dirFD, backing.rel(to), 0) != 0 {
-            let e = errno; logOp("link", to, result: Int64(-e), fault: fault); return -e
+        return entryLock.run(exclusive: false) {
+            let from = current(from)
+            let to = current(to)
+            let dirIno = backing.parentIno(to)
+            if linkat(backing.dirFD, backing.rel(from), backing.dirFD, backing.rel(to), 0) != 0 {
+                let e = errno; logOp("link", to, result: Int64(-e), fault: fault); return -e
+            }
+            let ino = UInt64(backing.lstat(backing.rel(to))?.st_ino ?? 0)
+            recordEntry(.link, path: to, path2: from, ino: ino, dirs: [dirIno], fault: fault)
+            return 0
         }
-        let ino = UInt64(backing.lstat(backing.rel(to))?.st_ino ?? 0)
-        recordEntry(.link, path: to, path2: from, ino: ino, dirs: [dirIno], fault: fault)
-        return 0
     }
 
-    /// rename(2) and renameat2 flags. A plain rename over an existing entry first moves the victim into the
-    /// trash (so a crash can restore it), then renames with RENAME_NOREPLACE.
-    func rename(_ from: String, _ to: String, flags: UInt32) -> Int32 {
+    /// rename(2) and renameat2 flags, each one atomic step in the backing directory, so a concurrent caller sees
+    /// every name old or new (a crash can still undo it: see `NamespaceOp.undo`). A plain rename over an existing
+    /// file first links the victim into the trash (so a crash can restore it), then renames over it; over an
+    /// empty directory (which cannot be linked) it exchanges the two and then moves the victim, now at the
+    /// source name, to the trash. `applied` runs right after the backing change (see `changingNamespace`).
+    func rename(_ from: String, _ to: String, flags: UInt32, applied: () -> Void = {}) -> Int32 {
         if backing.isHidden(from) { return -ENOENT }
         if backing.isHidden(to) { return -EPERM }
         let noReplace = UInt32(LB_RENAME_NOREPLACE), exchange = UInt32(LB_RENAME_EXCHANGE)
         if flags & ~(noReplace | exchange) != 0 || flags == (noReplace | exchange) { return -EINVAL }
         let (fail, fault) = injected(.rename, from, to)
         if let fail { return fail }
-        let rf = backing.rel(from), rt = backing.rel(to)
-        guard let stFrom = backing.lstat(rf) else { return -ENOENT }
-        let dirs = [backing.parentIno(from), backing.parentIno(to)]
-        let ino = UInt64(stFrom.st_ino)
-        func done(_ res: Int32, _ kind: NamespaceOp.Kind, trash: String? = nil) -> Int32 {
-            if res != 0 {
-                logOp("rename", from, result: Int64(res), fault: fault) { $0.path2 = to; $0.detail = "flags=\(flags)" }
-            } else {
-                recordEntry(kind, path: from, path2: to, ino: ino, dirs: dirs, trash: trash, fault: fault)
+        // A directory rename (or an exchange with one) moves every path under it, so it holds `entryLock` alone.
+        var exclusive = false
+        while true {
+            let outcome: Int32? = entryLock.run(exclusive: exclusive) {
+                let from = current(from), to = current(to)
+                let rf = backing.rel(from), rt = backing.rel(to)
+                guard let stFrom = backing.lstat(rf) else { return -ENOENT }
+                let movesTree = isDirectory(stFrom) || (flags & exchange != 0 && backing.lstat(rt).map(isDirectory) == true)
+                if movesTree && !exclusive { return nil }
+                let dirs = [backing.parentIno(from), backing.parentIno(to)]
+                let ino = UInt64(stFrom.st_ino)
+                let stTo = flags == 0 ? backing.lstat(rt) : nil
+                if let stTo {
+                    if stTo.st_ino == stFrom.st_ino { return 0 }
+                    if isDirectory(stFrom) && !isDirectory(stTo) { return -ENOTDIR }
+                    if !isDirectory(stFrom) && isDirectory(stTo) { return -EISDIR }
+                    if isDirectory(stTo) && !backing.isEmptyDirectory(rt) { return -ENOTEMPTY }
+                }
+                let (res, trash): (Int32, String?) = changingNamespace {
+                    let outcome = renameInBacking(rf, rt, over: stTo, flags: flags)
+                    if outcome.0 == 0 { applied() }
+                    return outcome
+                }
+                if res != 0 {
+                    logOp("rename", from, result: Int64(res), fault: fault) { $0.path2 = to; $0.detail = "flags=\(flags)" }
+                } else {
+                    recordEntry(flags & exchange != 0 ? .exchange : .rename, path: from, path2: to, ino: ino, dirs: dirs,
+                                trash: trash, fault: fault)
+                }
+                return res
             }
-            return res
+            if let outcome { return outcome }
+            exclusive = true
         }
-        if flags & exchange != 0 { return done(backing.rename(rf, rt, flags: exchange), .exchange) }
-        if flags & noReplace != 0 { return done(backing.rename(rf, rt, flags: noReplace), .rename) }
-        guard let stTo = backing.lstat(rt) else { return done(backing.rename(rf, rt, flags: noReplace), .rename) }
-        if stTo.st_ino == stFrom.st_ino { return 0 }
-        if isDirectory(stFrom) && !isDirectory(stTo) { return -ENOTDIR }
-        if !isDirectory(stFrom) && isDirectory(stTo) { return -EISDIR }
-        if isDirectory(stTo) && !backing.isEmptyDirectory(rt) { return -ENOTEMPTY }
-        let trash = newTrashName()
-        let moved = backing.rename(rt, trash)
-        if moved != 0 { return done(moved, .rename) }
-        let res = backing.rename(rf, rt, flags: noReplace)
-        if res != 0 { _ = backing.rename(trash, rt, flags: noReplace) }
-        return done(res, .rename, trash: res == 0 ? trash : nil)
     }
 
-    func opendir(_ path: String, _ fi: UnsafeMutablePointer<fuse_file_info>) -> Int32 {
+    /// The backing side of `rename`: 0 or -errno, and the trash entry holding a replaced victim. `stTo`: what the
+    /// target name held (a plain rename only), checked by the caller.
+    private func renameInBacking(_ rf: String, _ rt: String, over stTo: stat?, flags: UInt32) -> (Int32, String?) {
+        let noReplace = UInt32(LB_RENAME_NOREPLACE), exchange = UInt32(LB_RENAME_EXCHANGE)
+        if flags & exchange != 0 { return (backing.rename(rf, rt, flags: exchange), nil) }
+        guard let stTo else { return (backing.rename(rf, rt, flags: noReplace), nil) }
+        let trash = newTrashName()
+        if !isDirectory(stTo) {
+            if linkat(backing.dirFD, rt, backing.dirFD, trash, 0) == 0 {
+                let res = backing.rename(rf, rt)
+                if res != 0 { _ = unlinkat(backing.dirFD, trash, 0) }
+                return (res, res == 0 ? trash : nil)
+            }
+            // No second link possible (EMLINK, a file system without hard links): the victim moves to the
+            // trash first, so for a moment the name does not exist.
+            let moved = backing.rename(rt, trash)
+            if moved != 0 { return (moved, nil) }
+            let res = backing.rename(rf, rt, flags: noReplace)
+            if res != 0 { _ = backing.rename(trash, rt, flags: noReplace) }
+            return (res, res == 0 ? trash : nil)
+        }
+        // An empty directory: the source takes the name in one exchange, then the victim (now under the source
+        // name, which the kernel still holds locked for this rename) goes to the trash.
+        let swapped = backing.rename(rf, rt, flags: exchange)
+        if swapped != 0 { return (swapped, nil) }
+        let moved = backing.rename(rf, trash, flags: noReplace)
+        if moved != 0 {
+            _ = backing.rename(rf, rt, flags: exchange)
+            return (moved, nil)
+        }
+        return (0, trash)
+    }
+
+    func opendir(_ path: String, _ fi: UnsafeMutablePointer<fuse_file_info>, node: UInt64? = nil) -> Int32 {
         if backing.isHidden(path) { return -ENOENT }
         let (fail, _) = injected(.opendir, path)
         if let fail { return fail }
-        let fd = lb_openat(backing.dirFD, backing.rel(path), O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0)
-        if fd < 0 { return -errno }
+        let flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC
+        let fd = node.map { openNode($0, flags: flags) } ?? lb_openat(backing.dirFD, backing.rel(path), flags, 0)
+        if fd < 0 { return node == nil ? -errno : fd }
         var st = stat()
         fstat(fd, &st)
         fi.pointee.fh = addHandle(OpenFile(fd: fd, ino: UInt64(st.st_ino), epoch: epoch.load(ordering: .relaxed), path: path, isDirectory: true))

@@ -14,10 +14,23 @@ extension FaultFileSystem {
         let uid: uid_t
         let gid: gid_t
         let umask: mode_t
+        /// The calling thread (0 outside a request).
+        var pid: pid_t = 0
 
         static var current: Caller {
             guard let c = currentFuseContext() else { return Caller(uid: geteuid(), gid: getegid(), umask: 0) }
-            return Caller(uid: c.uid, gid: c.gid, umask: c.umask)
+            return Caller(uid: c.uid, gid: c.gid, umask: c.umask, pid: c.pid)
+        }
+
+        /// CAP_FSETID (capability 4), which lets a writer keep set-ID bits: the calling thread's effective
+        /// capabilities from /proc/PID/status. Read only when a content change meets a set-ID bit (rare); when
+        /// they cannot be read, root is taken to hold it and anyone else not (the daemon's earlier rule).
+        var mayKeepSetID: Bool {
+            guard pid > 0, let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+                  let line = status.split(separator: "\n").first(where: { $0.hasPrefix("CapEff:") }),
+                  let caps = UInt64(line.dropFirst("CapEff:".count).trimmingCharacters(in: .whitespaces), radix: 16)
+            else { return uid == 0 }
+            return caps & (1 << 4) != 0
         }
 
         /// Whether the calling process has `group` as its group or a supplementary group (read by libfuse from
@@ -48,33 +61,37 @@ extension FaultFileSystem {
         if backing.isHidden(path) { return -EPERM }
         let (fail, fault) = injected(.create, path)
         if let fail { return fail }
-        let r = backing.rel(path)
-        let dirIno = backing.parentIno(path)
-        if mknodat(backing.dirFD, r, Self.masked(mode), rdev) != 0 {
-            let e = errno; logOp("mknod", path, result: Int64(-e), fault: fault); return -e
+        return entryLock.run(exclusive: false) {
+            let path = current(path)
+            let r = backing.rel(path)
+            let dirIno = backing.parentIno(path)
+            if mknodat(backing.dirFD, r, Self.masked(mode), rdev) != 0 {
+                let e = errno; logOp("mknod", path, result: Int64(-e), fault: fault); return -e
+            }
+            giveToCaller(r)
+            let ino = UInt64(backing.lstat(r)?.st_ino ?? 0)
+            recordEntry(.create, path: path, ino: ino, dirs: [dirIno], fault: fault)
+            return 0
         }
-        giveToCaller(r)
-        let ino = UInt64(backing.lstat(r)?.st_ino ?? 0)
-        recordEntry(.create, path: path, ino: ino, dirs: [dirIno], fault: fault)
-        return 0
     }
 
     /// After a data change by the caller: mtime/ctime now (the bytes reach the backing file only at fsync,
-    /// but the times are the change's), and S_ISUID/S_ISGID dropped when the writer is not root (a writer
-    /// without CAP_FSETID clears them natively).
+    /// but the times are the change's), and S_ISUID/S_ISGID dropped as the kernel drops them for a writer
+    /// without CAP_FSETID, owner or not, root or not (fs/attr.c, setattr_should_drop_suidgid; the kernel leaves
+    /// it to a FUSE file system on direct I/O, and libfuse 3.14 does not pass FUSE_WRITE_KILL_SUIDGID).
     func touchAfterWrite(fd: Int32, clearPrivileges: Bool) {
         // atime untouched (UTIME_OMIT), mtime now (UTIME_NOW); ctime follows.
         let now = [timespec(tv_sec: 0, tv_nsec: (1 << 30) - 2), timespec(tv_sec: 0, tv_nsec: (1 << 30) - 1)]
         _ = futimens(fd, now)
-        let caller = Caller.current
-        guard clearPrivileges, caller.uid != 0 else { return }
+        guard clearPrivileges else { return }
         var st = stat()
-        guard fstat(fd, &st) == 0 else { return }
+        guard fstat(fd, &st) == 0, isRegular(st), st.st_mode & (S_ISUID | S_ISGID) != 0 else { return }
+        let caller = Caller.current
         // As the kernel's setattr_should_drop_sgid: set-group-ID goes when the group may execute, or when the
         // caller is not in the file's group (Linux 6.x; group-execute-less set-group-ID otherwise marks
         // mandatory locking and stays).
         let dropSGID = st.st_mode & S_ISGID != 0 && (st.st_mode & S_IXGRP != 0 || !caller.isMember(of: st.st_gid))
-        if st.st_mode & S_ISUID != 0 || dropSGID {
+        if (st.st_mode & S_ISUID != 0 || dropSGID) && !caller.mayKeepSetID {
             _ = fchmod(fd, st.st_mode & 0o7777 & ~(S_ISUID | (dropSGID ? S_ISGID : 0)))
             // The kernel drops only size and times after a write; the mode it caches changed too.
             invalidateKernelCaches([], inos: [UInt64(st.st_ino)])
@@ -83,16 +100,7 @@ extension FaultFileSystem {
 
     /// Links of `ino` held only by the trash (unlinks and replacing renames not yet durable), which the mount
     /// must not count.
-    func trashLinks(_ ino: UInt64) -> Int {
-        let trashed: [(NamespaceOp.Kind, UInt64, String)] = state.withLock { s in
-            s.entries.compactMap { e in e.trash.map { (e.kind, e.ino, $0) } }
-        }
-        return trashed.reduce(0) { n, t in
-            // An unlink's trash entry is its own inode; a rename's is the replaced victim's.
-            if t.0 == .unlink { return n + (t.1 == ino ? 1 : 0) }
-            return n + (backing.lstat(t.2).map { UInt64($0.st_ino) == ino } == true ? 1 : 0)
-        }
-    }
+    func trashLinks(_ ino: UInt64) -> Int { state.withLock { $0.trashByIno[ino]?.count ?? 0 } }
 
     // MARK: Extended attributes (passed through by path to the backing file system)
 

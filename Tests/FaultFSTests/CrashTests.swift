@@ -82,6 +82,46 @@ extension MountTests {
             }
         }
 
+        /// A rename over an empty directory is one exchange plus a move of the victim to the trash (a directory
+        /// cannot be linked there first): undone by a crash, the victim comes back as the same directory.
+        @Test func renameOverAnEmptyDirectoryIsUndoneWithTheVictimRestored() throws {
+            try withMount { m in
+                #expect(mkdir(m.path("src"), 0o755) == 0 && mkdir(m.path("dst"), 0o700) == 0)
+                #expect(Posix.write(m.path("src/f"), Array("data".utf8), fsync: true) == .ok(4))
+                #expect(Posix.fsyncDir(m.path("src")) == .ok(0) && Posix.fsyncDir(m.mnt.path) == .ok(0))
+                var before = stat()
+                #expect(lstat(m.backingPath("dst"), &before) == 0)
+                #expect(rename(m.path("src"), m.path("dst")) == 0)
+                #expect(Posix.contents(m.path("dst/f")) == Array("data".utf8))
+                #expect(!Posix.exists(m.path("src")))
+                #expect(try FileManager.default.contentsOfDirectory(atPath: m.mnt.path).sorted() == ["dst"])
+                try m.fs.crash(.keepNone)
+                #expect(Posix.contents(m.path("src/f")) == Array("data".utf8))
+                var after = stat()
+                #expect(lstat(m.backingPath("dst"), &after) == 0)
+                #expect(after.st_ino == before.st_ino && after.st_mode & 0o777 == 0o700)
+                #expect(try FileManager.default.contentsOfDirectory(atPath: m.path("dst")).isEmpty)
+            }
+        }
+
+        /// The victim of a rename over a file with another name (a hard link) is linked into the trash before the
+        /// rename: its other name counts one link on the mount, and a crash restores the replaced name.
+        @Test func renameOverAHardLinkedFileKeepsTheLinkCountAndIsUndone() throws {
+            try withMount { m in
+                durableFile(m, "db", Array("old".utf8))
+                #expect(link(m.path("db"), m.path("db-link")) == 0)
+                durableFile(m, "tmp", Array("new".utf8))
+                #expect(rename(m.path("tmp"), m.path("db")) == 0)
+                var st = stat()
+                #expect(lstat(m.path("db-link"), &st) == 0 && st.st_nlink == 1)
+                #expect(Posix.contents(m.path("db")) == Array("new".utf8))
+                try m.fs.crash(.keepNone)
+                #expect(Posix.contents(m.path("db")) == Array("old".utf8))
+                #expect(Posix.contents(m.path("tmp")) == Array("new".utf8))
+                #expect(lstat(m.path("db"), &st) == 0 && st.st_nlink == 2)
+            }
+        }
+
         @Test func tornWriteKeepsSectorsUpToTheCutThenZeros() throws {
             try withMount(seed: 77) { m in
                 durableFile(m, "t", [UInt8](repeating: 0x61, count: 4096))

@@ -112,6 +112,43 @@ extension MountTests {
             }
         }
 
+        /// Whether a content change clears set-ID bits follows the writer's CAP_FSETID, not who it is: the owner
+        /// without it clears them, root without it too, another user holding it keeps them (the kernel's
+        /// setattr_should_drop_suidgid); each case compared against a file on the backing file system.
+        @Test func setIDBitsFollowCapabilityNotIdentity() throws {
+            try withMount { m in
+                Self.openToOthers(m)
+                let native = m.root.appendingPathComponent("native").path
+                #expect(mkdir(native, 0o777) == 0 && chmod(native, 0o777) == 0)
+                let nobody = ["/usr/bin/setpriv", "--reuid", "65534", "--regid", "65534", "--clear-groups"]
+                let writers: [(name: String, owner: uid_t, prefix: [String])] = [
+                    ("the owner (65534)", 65534, nobody),
+                    ("root without CAP_FSETID", 0, ["/usr/bin/setpriv", "--bounding-set", "-fsetid", "--inh-caps", "-fsetid"]),
+                    ("65534 with CAP_FSETID", 0, nobody + ["--inh-caps", "+fsetid", "--ambient-caps", "+fsetid"]),
+                ]
+                for (w, writer) in writers.enumerated() {
+                    for (c, command) in ["printf x >> {F}", ": > {F}", "truncate -s 10 {F}"].enumerated() {
+                        for mode: mode_t in [0o6777, 0o6767, 0o2766] {
+                            var seen: [mode_t] = []
+                            for dir in [native, m.mnt.path] {
+                                let f = "\(dir)/w\(w)-c\(c)-\(String(mode, radix: 8))"
+                                #expect(Posix.write(f, [1, 2, 3]) == .ok(3))
+                                #expect(chown(f, writer.owner, writer.owner) == 0 && chmod(f, mode) == 0)
+                                let cmd = command.replacingOccurrences(of: "{F}", with: f)
+                                let status = try runProcess(writer.prefix[0], Array(writer.prefix.dropFirst()) + ["/bin/sh", "-c", cmd]).status
+                                #expect(status == 0, "\(writer.name): \(cmd)")
+                                seen.append(Self.mode(f) & 0o7777)
+                            }
+                            #expect(seen[0] == seen[1], """
+                                \(writer.name), \(command) on mode \(String(mode, radix: 8)): native \(String(seen[0], radix: 8)), \
+                                FaultFS \(String(seen[1], radix: 8))
+                                """)
+                        }
+                    }
+                }
+            }
+        }
+
         /// SEEK_DATA/SEEK_HOLE over unsynced data answer as the backing file system does for the same calls:
         /// unsynced writes are data, punched or truncated-away ranges are holes, per block.
         @Test func seekDataAndHoleOverUnsyncedDataMatchNative() throws {
