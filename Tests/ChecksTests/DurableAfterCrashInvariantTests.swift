@@ -31,6 +31,27 @@ import Testing
         #expect(verdict.cause == Self.cause && verdict.owner == nil && verdict.consequence == DurableAfterCrash().consequence)
     }
 
+    /// SQLite in DELETE journal mode at synchronous=FULL unlinks its journal without an fsync of the folder: a
+    /// power cut right after loses the app's own acknowledged commit (a user's store in rollback-journal mode,
+    /// `try --store`). No program touched the live store: the loss is the app's, never the program's.
+    @Test func aLossOnlyTheAppsOwnOperationsExplainIsTheAppsNotTheProgramsFinding() {
+        let unlink = LossRecord.Operation(what: "unlink /Library.sqlite-journal", path: "/Library.sqlite-journal", actor: "writer-1", kind: .app, barrier: "never")
+        var record = HandBuilt.record(plan: HandBuilt.plan(synchronous: "full"))
+        record.crash = HandBuilt.crash(at: 3.5, live: HandBuilt.clean("live store after the crash", state: HandBuilt.state(2)))
+        record.crash?.liveLoss = LossRecord(operations: [unlink], cause: "unlink /Library.sqlite-journal by writer-1 was never followed by an fsync of its directory")
+        let program = HandBuilt.verdict(record, Self.name)
+        #expect(program.status == .held, "\(program)")
+        #expect(program.summary.contains("what else the crash took is the app's own (see app-durable)"), "\(program.summary)")
+        let app = HandBuilt.verdict(record, "app-durable")
+        #expect(app.status == .violated && app.owner == .app, "\(app)")
+        #expect(app.evidence.contains("lost: unlink /Library.sqlite-journal by writer-1, never synced"), "\(app.evidence)")
+
+        // One operation of the program's among them: the program's finding again.
+        record.crash?.liveLoss?.operations.append(LossRecord.Operation(what: "rename /Library.sqlite.tmp -> /Library.sqlite", path: "/Library.sqlite",
+                                                                       actor: "restore-1 (command)", kind: .program, barrier: "never"))
+        #expect(HandBuilt.verdict(record, Self.name).status == .violated)
+    }
+
     @Test func aStoreMatchingNoPrefixIsViolated() {
         var torn = HandBuilt.state(3)
         torn.notes[HandBuilt.ids[0]] = nil

@@ -36,10 +36,11 @@ struct AppDurable: Invariant {
         evidence += handedOver
         evidence += dropped.prefix(6).map { "lost: \($0.what) by \($0.actor ?? "the app"), never synced" }
         if dropped.count > 6 { evidence.append("and \(dropped.count - 6) more of the app's operations, never synced") }
+        let why = files.isEmpty ? " (its own operations that were never synced, listed below)"
+            : " (Core Data neither syncs attachment files nor the folder it renames them into; docs/fidelity.md)"
         var verdict = Verdict(name, .violated,
                               "the app's own writes were lost in the crash: \(files.count) attachment file(s) missing"
-                                  + (handedOver.isEmpty ? "" : ", acknowledged data changed")
-                                  + " (Core Data neither syncs attachment files nor the folder it renames them into; docs/fidelity.md)",
+                                  + (handedOver.isEmpty ? "" : ", acknowledged data changed") + why,
                               evidence: evidence)
         verdict.cause = crash.liveLoss?.cause
         return [verdict]

@@ -25,6 +25,15 @@ struct DurableAfterCrash: Invariant {
         let state = settingAsideAppsLosses ? crash.liveWithoutAppsLosses?.value ?? read : read
         let oracle = run.oracle(round: run.roundNumber(at: crash.at))
         var verdict = verdict(oracle.match(state), oracle: oracle, crashAt: crash.at, synchronous: run.record.plan.synchronous, fault: crash.description)
+        // SQLite in DELETE journal mode at synchronous=FULL commits by unlinking its journal and never syncs the
+        // folder (EXTRA does): when the crash took such an unlink of the app's own, the journal comes back hot and
+        // recovery rolls the commit back. If every operation the crash took was the app's, that is the app's
+        // loss, judged by app-durable, never the program's. Any other unexplained loss stays the program's.
+        if settingAsideAppsLosses, verdict.status == .violated, let loss = crash.liveLoss, !loss.operations.isEmpty,
+           loss.operations.allSatisfy({ $0.kind == .app }),
+           loss.operations.contains(where: { $0.what.hasPrefix("unlink") && $0.path.hasSuffix("-journal") }) {
+            return Verdict("durable-after-crash", .held, "the crash took only the app's own unsynced operations from the live store, its journal's unlink among them (SQLite's DELETE mode at synchronous=FULL)")
+        }
         if verdict.status == .violated { verdict.cause = crash.liveLoss?.cause }
         return verdict
     }
