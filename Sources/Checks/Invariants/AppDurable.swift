@@ -9,8 +9,8 @@ import Foundation
 /// them unless the scenario names this invariant (`invariants:` or `expect:`).
 struct AppDurable: Invariant {
     let name = "app-durable"
-    let fix = "nothing a backup program can change: an app that must not lose attachments in a power cut syncs them itself (or keeps them inline); back up after the app's saves settle"
-    let consequence = "the app itself loses attachments in a power cut (Core Data's behaviour, whatever the program does)"
+    let fix = "nothing a backup program can change: an app that must not lose attachments in a power cut syncs them itself (or keeps them inline), and one whose store keeps a rollback journal sets PRAGMA synchronous=EXTRA (or uses WAL); back up after the app's saves settle"
+    let consequence = "the app itself loses writes in a power cut (Core Data's and SQLite's behaviour, whatever the program does)"
     let severity = Severity.lostOnPowerCut
     let owner = Owner.app
 
