@@ -3,10 +3,16 @@ import GRDB
 import StoreModel
 
 extension Measure {
-    /// The store and the zone after the last sync, for `cloud-consistent`: every local object with its entity
+    /// The store and the zone as a sync left them, for `cloud-consistent`: every local object with its entity
     /// number and key, the mirror's record metadata, and the zone's records, read-only.
     public static func cloud(_ url: URL, zone: CloudKitZone, deleted: Set<UUID>) -> Measured<CloudConsistencyInput> {
-        Measured.of {
+        cloud(url, records: Measured.of { try zone.records() }, deleted: deleted)
+    }
+
+    /// The same with the zone's records already read (a sync reads them once for `no-duplicates` and this).
+    public static func cloud(_ url: URL, records: Measured<[CloudKitZone.Record]>, deleted: Set<UUID>) -> Measured<CloudConsistencyInput> {
+        guard let records = records.value else { return Measured(error: records.error ?? "the zone's records could not be read") }
+        return Measured.of {
             let model = ManagedObjectModel.appModel(for: url, fallback: .library)
             var options = StoreOptions()
             options.readOnly = true
@@ -27,7 +33,7 @@ extension Measure {
                 }
                 return (objects, try CloudKitMirroring.metadata(db))
             }
-            return CloudConsistencyInput(objects: objects, metadata: metadata, records: try zone.records(), deleted: deleted)
+            return CloudConsistencyInput(objects: objects, metadata: metadata, records: records, deleted: deleted)
         }
     }
 }

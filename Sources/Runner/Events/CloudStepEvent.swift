@@ -101,9 +101,9 @@ extension ScenarioRunner {
             // The store and the zone are read now, as this sync left them: a zone read later holds what other
             // devices exported since, and the store what the writers committed since.
             let deleted = deletedBeforeRestoredBackup(history: scratch.appendingPathComponent("history"))
+            let records = zone.map { zone in Measured.of { try zone.records() } }
             record.cloud.syncs.append(SyncMeasurement(label: label, name: name, store: Measure.store(current, label: "store after \(label)", state: false),
-                                                      zone: zone.map { zone in Measured.of { try zone.records() } },
-                                                      consistency: zone.map { Measure.cloud(current, zone: $0, deleted: deleted) }))
+                                                      zone: records, consistency: records.map { Measure.cloud(current, records: $0, deleted: deleted) }))
         }
     }
 
