@@ -24,6 +24,19 @@ extension FaultFileSystem {
         }
     }
 
+    /// Moves the backing entry `relative` to a new trash name in one rename, as the namespace changes
+    /// (`changingNamespace`), with `applied` right after it succeeds; unlink and rmdir keep the entry there so a
+    /// crash can bring it back. Returns rename's result and the trash name.
+    func moveToTrash(_ relative: String, applied: () -> Void) -> (Int32, String) {
+        let trash = newTrashName()
+        let res = changingNamespace {
+            let res = backing.rename(relative, trash)
+            if res == 0 { applied() }
+            return res
+        }
+        return (res, trash)
+    }
+
     /// `applied` runs right after the backing change (the node table's update: see `changingNamespace`).
     func unlink(_ path: String, applied: () -> Void = {}) -> Int32 {
         if backing.isHidden(path) { return -ENOENT }
@@ -35,12 +48,7 @@ extension FaultFileSystem {
             guard let st = backing.lstat(r) else { return -ENOENT }
             if isDirectory(st) { return -EISDIR }
             let dirIno = backing.parentIno(path)
-            let trash = newTrashName()
-            let res = changingNamespace {
-                let res = backing.rename(r, trash)
-                if res == 0 { applied() }
-                return res
-            }
+            let (res, trash) = moveToTrash(r, applied: applied)
             if res != 0 { logOp("unlink", path, result: Int64(res), fault: fault); return res }
             recordEntry(.unlink, path: path, ino: UInt64(st.st_ino), dirs: [dirIno], trash: trash, fault: fault)
             if st.st_nlink <= 1 { evictUnlinked(ino: UInt64(st.st_ino)) }
@@ -60,12 +68,7 @@ extension FaultFileSystem {
             if !isDirectory(st) { return -ENOTDIR }
             if !backing.isEmptyDirectory(r) { return -ENOTEMPTY }
             let dirIno = backing.parentIno(path)
-            let trash = newTrashName()
-            let res = changingNamespace {
-                let res = backing.rename(r, trash)
-                if res == 0 { applied() }
-                return res
-            }
+            let (res, trash) = moveToTrash(r, applied: applied)
             if res != 0 { logOp("rmdir", path, result: Int64(res), fault: fault); return res }
             recordEntry(.rmdir, path: path, ino: UInt64(st.st_ino), dirs: [dirIno, UInt64(st.st_ino)], trash: trash, fault: fault)
             return 0
