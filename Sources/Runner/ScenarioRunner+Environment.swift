@@ -42,9 +42,4 @@ extension ScenarioRunner {
     static func environmentFailure(ofStepOutput output: String) -> String? {
         output.split(separator: "\n").last.flatMap { try? JSONDecoder().decode(EnvironmentFailureLine.self, from: Data($0.utf8)) }?.environmentError
     }
-
-    /// The verdicts of a run that met an environment error: none judged.
-    func voidedVerdicts(_ names: [String], reason: String) -> [Verdict] {
-        names.map { Verdict($0, .notApplicable, "not run: environment error: \(reason)") }
-    }
 }

@@ -14,7 +14,7 @@ struct CleanupEvent: RunEventKind {
 
     func run(_ event: DueEvent, _ context: EventContext) throws -> EventOutcome {
         let runner = context.engine
-        guard let index = event.index, let step = event.step else { return EventOutcome(crashed: false) }
+        guard let index = event.index, let step = event.step else { return EventOutcome() }
         try runner.runCleanup(index, step, context)
         return EventOutcome()
     }

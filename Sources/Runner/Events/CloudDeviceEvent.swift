@@ -13,13 +13,13 @@ struct CloudDeviceEvent: RunEventKind {
 
     func run(_ event: DueEvent, _ context: EventContext) throws -> EventOutcome {
         let runner = context.engine
-        guard let index = event.index, let step = event.step else { return EventOutcome(crashed: false) }
+        guard let index = event.index, let step = event.step else { return EventOutcome() }
         if step.action.rawValue == "account" {
             try runner.changeAccount(index, signIn: step.strategy == "sign-in", context)
         } else {
             try runner.useDevice(index, step, context)
         }
-        return EventOutcome(crashed: false)
+        return EventOutcome()
     }
 }
 

@@ -13,9 +13,9 @@ struct CloudStepEvent: RunEventKind {
 
     func run(_ event: DueEvent, _ context: EventContext) throws -> EventOutcome {
         let runner = context.engine
-        guard let index = event.index, let step = event.step else { return EventOutcome(crashed: false) }
+        guard let index = event.index, let step = event.step else { return EventOutcome() }
         try runner.runCloudStep(index, step, context)
-        return EventOutcome(crashed: false)
+        return EventOutcome()
     }
 }
 

@@ -15,7 +15,7 @@ struct CopyStepEvent: RunEventKind {
 
     func run(_ event: DueEvent, _ context: EventContext) throws -> EventOutcome {
         let runner = context.engine
-        guard let index = event.index, let step = event.step else { return EventOutcome(crashed: false) }
+        guard let index = event.index, let step = event.step else { return EventOutcome() }
         let done = runner.record.operations.count
         if step.options["coordinator"] == "app" {
             try runner.runInAppMigrate(index, step, context)

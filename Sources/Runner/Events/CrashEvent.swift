@@ -12,7 +12,7 @@ struct CrashEvent: RunEventKind {
 
     func run(_ event: DueEvent, _ context: EventContext) throws -> EventOutcome {
         let runner = context.engine
-        guard let plan = event.crash else { return EventOutcome(crashed: false) }
+        guard let plan = event.crash else { return EventOutcome() }
         try runner.simulateCrash(plan, children: context.children, volume: context.volume, live: context.live,
                                  reason: "after \(event.commits) commits")
         return EventOutcome(crashed: true)

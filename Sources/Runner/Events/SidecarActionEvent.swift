@@ -9,12 +9,12 @@ struct SidecarActionEvent: RunEventKind {
 
     func run(_ event: DueEvent, _ context: EventContext) throws -> EventOutcome {
         let runner = context.engine
-        guard let step = event.step, let index = event.index else { return EventOutcome(crashed: false) }
+        guard let step = event.step, let index = event.index else { return EventOutcome() }
         let action = step.options["action"] ?? "restart"
         let name = step.strategy
         guard let sidecar = runner.scenario.sidecars.first(where: { $0.name == name }) else {
             runner.record.errors.append("schedule[\(index)]: no sidecar named '\(name)'")
-            return EventOutcome(crashed: false)
+            return EventOutcome()
         }
         let state = runner.sidecarState
         let running = state.entries.indices.filter { state.entries[$0].sidecar.name == name && state.entries[$0].end == nil }
@@ -45,6 +45,6 @@ struct SidecarActionEvent: RunEventKind {
                 try runner.startSidecar(sidecar, children: context.children)
             }
         }
-        return EventOutcome(crashed: false)
+        return EventOutcome()
     }
 }
