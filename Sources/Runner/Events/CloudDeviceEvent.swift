@@ -12,36 +12,29 @@ struct CloudDeviceEvent: RunEventKind {
     var kinds: [String] { ["account", "device"] }
 
     func run(_ event: DueEvent, _ context: EventContext) throws -> EventOutcome {
-        let runner = context.engine
         guard let index = event.index, let step = event.step else { return EventOutcome() }
         if step.action.rawValue == "account" {
-            try runner.changeAccount(index, signIn: step.strategy == "sign-in", context)
-        } else {
-            try runner.useDevice(index, step, context)
+            try changeAccount(index, signIn: step.strategy == "sign-in", context)
+            return EventOutcome()
         }
-        return EventOutcome()
+        return EventOutcome(entries: try useDevice(index, step, context))
     }
-}
 
-/// The second devices of a run: each one's store.
-final class CloudDevices {
-    var stores: [String: URL] = [:]
-}
-
-extension ScenarioRunner {
     func changeAccount(_ index: Int, signIn: Bool, _ context: EventContext) throws {
-        let zone = try cloudZone(scratch: context.scratch)
+        let (scenario, note) = (context.scenario, context.note)
+        let zone = try context.cloud.zone(scratch: context.scratch, scenario: scenario, note: note)
         try zone.setAccount(signIn ? .available : .unavailable)
         note("account-\(index)", .note, signIn ? "signed in to iCloud: syncs go through again" : "signed out of iCloud: the mirror's setup never completes, syncs sync nothing")
     }
 
     /// A second device's turn: its store is made on first use (its own objects), then synced with the zone.
-    func useDevice(_ index: Int, _ step: Scenario.Step, _ context: EventContext) throws {
+    func useDevice(_ index: Int, _ step: Scenario.Step, _ context: EventContext) throws -> [RunRecord.Entry] {
+        let (scenario, now, note) = (context.scenario, context.now, context.note)
         let device = step.strategy
-        let zone = try cloudZone(scratch: context.scratch)
+        let zone = try context.cloud.zone(scratch: context.scratch, scenario: scenario, note: note)
         let name = "device-\(device)-\(index)"
         let store: URL
-        if let made = cloudDevices.stores[device] {
+        if let made = context.cloud.deviceStores[device] {
             store = made
         } else {
             store = context.scratch.appendingPathComponent("devices/\(device)/Library.sqlite")
@@ -50,11 +43,11 @@ extension ScenarioRunner {
             var generator = StoreGenerator(objects: objects, blobFraction: 0, seed: scenario.seed &* 131 &+ UInt64(device.utf8.reduce(0) { $0 &* 31 &+ UInt64($1) }))
             generator.cloudKit = true
             _ = try generator.generate(at: store)
-            cloudDevices.stores[device] = store
+            context.cloud.deviceStores[device] = store
             note(name, .note, "device \(device): a store of its own with \(objects) objects, on the same iCloud account")
         }
         let cloud = scenario.cloud ?? Scenario.CloudSpec()
-        let child = try context.children.start(name, executable: executable, arguments: [
+        let child = try context.children.start(name, executable: context.executable, arguments: [
             "mirror", store.path, "--cloud", zone.directory.path, "--seed", String(scenario.seed &* 37 &+ UInt64(index)),
             "--setup-deadline", String(cloud.setupDeadline), "--json",
         ])
@@ -63,15 +56,14 @@ extension ScenarioRunner {
         guard status == 0 else {
             if (try? zone.readState().account) == .unavailable {
                 note(name, .note, "device \(device) signed out: nothing synced")
-            } else {
-                record.errors.append("\(name): the device's sync did not complete: \(lastLine.prefix(400))")
+                return []
             }
-            return
+            return [.error("\(name): the device's sync did not complete: \(lastLine.prefix(400))")]
         }
         note(name, .note, "device \(device) synced: \(lastLine.prefix(200))")
         let label = "device \(device) after \(name)"
-        // Read now, as this sync left the device's store and the zone (see `runCloudStep`).
-        record.cloud.syncs.append(SyncMeasurement(label: label, name: name, device: device, store: Measure.store(store, label: label, state: false),
-                                                  zone: nil, consistency: Measure.cloud(store, zone: zone, deleted: [])))
+        // Read now, as this sync left the device's store and the zone (see `CloudStepEvent`).
+        return [.sync(SyncMeasurement(label: label, name: name, device: device, store: Measure.store(store, label: label, state: false),
+                                      zone: nil, consistency: Measure.cloud(store, zone: zone, deleted: [])))]
     }
 }

@@ -12,40 +12,20 @@ struct CloudStepEvent: RunEventKind {
     var kinds: [String] { ["relocate", "sync"] }
 
     func run(_ event: DueEvent, _ context: EventContext) throws -> EventOutcome {
-        let runner = context.engine
         guard let index = event.index, let step = event.step else { return EventOutcome() }
-        try runner.runCloudStep(index, step, context)
-        return EventOutcome()
-    }
-}
-
-/// What the CloudKit steps of a run have done: the zone (where the live store is: `LiveLocation`).
-final class CloudRunState {
-    var zone: URL?
-}
-
-extension ScenarioRunner {
-    /// The zone of the run: `cloud/` in the run's scratch directory, outside the store's volume.
-    func cloudZone(scratch: URL) throws -> CloudKitZone {
-        if let url = cloudState.zone { return CloudKitZone(url) }
-        let url = scratch.appendingPathComponent("cloud")
-        let account = CloudKitZone.Account(rawValue: scenario.cloud?.account ?? "available") ?? .available
-        let zone = try CloudKitZone.create(at: url, account: account)
-        cloudState.zone = url
-        note("cloud", .note, "zone at \(url.path), account \(account.rawValue)")
-        return zone
+        return EventOutcome(entries: try runCloudStep(index, step, context))
     }
 
     /// Runs a `relocate` or `sync` step in a child process (`lifeboat relocate`, `lifeboat mirror`) and records
     /// its verdicts: `relocation-completes` for a move (with the mirror's retry log when it never finished),
     /// `no-duplicates` locally and in the zone after a sync.
-    func runCloudStep(_ index: Int, _ step: Scenario.Step, _ context: EventContext) throws {
-        let (live, scratch, children, volume) = (context.live, context.scratch, context.children, context.volume)
+    func runCloudStep(_ index: Int, _ step: Scenario.Step, _ context: EventContext) throws -> [RunRecord.Entry] {
+        let (scratch, children, volume, scenario, now, note) = (context.scratch, context.children, context.volume, context.scenario, context.now, context.note)
         let name = "\(step.action.rawValue)-\(index)"
-        let current = currentLive(live)
+        let current = context.live
         let isMove = step.action.rawValue == "relocate"
         // A move of a store without CloudKit needs no zone; a sync always does.
-        let zone = !isMove || scenario.store.cloudkit || scenario.cloud != nil || step.options["cloudkit"] == "on" ? try cloudZone(scratch: scratch) : nil
+        let zone = !isMove || scenario.store.cloudkit || scenario.cloud != nil || step.options["cloudkit"] == "on" ? try context.cloud.zone(scratch: scratch, scenario: scenario, note: note) : nil
         let cloud = scenario.cloud ?? Scenario.CloudSpec()
         var arguments: [String]
         var target = current
@@ -59,11 +39,11 @@ extension ScenarioRunner {
         } else if let zone {
             arguments = ["mirror", current.path, "--cloud", zone.directory.path, "--seed", String(scenario.seed &* 31 &+ UInt64(index)),
                          "--setup-deadline", String(cloud.setupDeadline), "--json"]
-        } else { return }
+        } else { return [] }
         let start = now()
         note(name, .start, isMove ? "\(step.strategy) to \(step.options["to"] ?? "")" : "mirror \(current.lastPathComponent)")
-        let child = try children.start(name, executable: executable, arguments: arguments,
-                                       environment: toolEnvironment(live: current, scratch: scratch, volume: volume))
+        let child = try children.start(name, executable: context.executable, arguments: arguments,
+                                       environment: context.toolEnvironment(live: current))
         let status = try children.wait(child, timeout: max(1, scenario.timeLimit - now()))
         let end = now()
         let output = child.output
@@ -79,9 +59,9 @@ extension ScenarioRunner {
             // `relocation-completes`' evidence: what the mover said last, and the mirror's retries.
             details["failure"] = (["\(label): \(lastLine.trimmingCharacters(in: .whitespaces).prefix(400))"] + retryLog).joined(separator: "\n")
         }
-        record.operations.append(OperationSummary(name: name, action: step.action.rawValue, strategy: step.strategy, start: start, end: end,
-                                           succeeded: succeeded, store: target.path, details: details,
-                                           error: succeeded ? nil : OutputExcerpt.headAndTail(output, limit: 1600)))
+        var entries: [RunRecord.Entry] = [.operation(OperationSummary(name: name, action: step.action.rawValue, strategy: step.strategy, start: start, end: end,
+                                                                      succeeded: succeeded, store: target.path, details: details,
+                                                                      error: succeeded ? nil : OutputExcerpt.headAndTail(output, limit: 1600)))]
         note(name, .end, succeeded ? "done" : "failed: \(lastLine)")
         if isMove {
             if succeeded {
@@ -93,23 +73,23 @@ extension ScenarioRunner {
                 // Signed out (`account: sign-out`), Core Data's mirror retries in the background: no error for the app.
                 if (try? zone?.readState().account) == .unavailable {
                     note(name, .note, "signed out of iCloud: nothing synced")
-                    return
+                    return entries
                 }
-                record.errors.append("\(label): the sync did not complete: \(lastLine.prefix(400))")
-                return
+                return entries + [.error("\(label): the sync did not complete: \(lastLine.prefix(400))")]
             }
             // The store and the zone are read now, as this sync left them: a zone read later holds what other
             // devices exported since, and the store what the writers committed since.
-            let deleted = deletedBeforeRestoredBackup(history: scratch.appendingPathComponent("history"))
+            let deleted = Self.deletedBeforeRestoredBackup(context.recorded(), history: scratch.appendingPathComponent("history"))
             let records = zone.map { zone in Measured.of { try zone.records() } }
-            record.cloud.syncs.append(SyncMeasurement(label: label, name: name, store: Measure.store(current, label: "store after \(label)", state: false),
-                                                      zone: records, consistency: records.map { Measure.cloud(current, records: $0, deleted: deleted) }))
+            entries.append(.sync(SyncMeasurement(label: label, name: name, store: Measure.store(current, label: "store after \(label)", state: false),
+                                                 zone: records, consistency: records.map { Measure.cloud(current, records: $0, deleted: deleted) })))
         }
+        return entries
     }
 
     /// For `cloud-consistent`: the objects whose delete was acknowledged before the restored backup began (and
     /// never re-inserted): absent from that backup, they must not come back through a sync. Empty before a restore.
-    func deletedBeforeRestoredBackup(history: URL) -> Set<UUID> {
+    static func deletedBeforeRestoredBackup(_ record: RunRecord, history: URL) -> Set<UUID> {
         guard let restore = record.operations.first(where: { $0.action == "restore" }),
               let restoreStart = record.steps.last(where: { $0.backup != nil && $0.end <= restore.start })?.start else { return [] }
         let transactions = HistoryReader.transactions(in: history).filter { $0.outcome == .committed }

@@ -14,32 +14,31 @@ struct CopyStepEvent: RunEventKind {
     var kinds: [String] { [Scenario.Step.Action.backup.rawValue, Scenario.Step.Action.restore.rawValue] }
 
     func run(_ event: DueEvent, _ context: EventContext) throws -> EventOutcome {
-        let runner = context.engine
         guard let index = event.index, let step = event.step else { return EventOutcome() }
-        let done = runner.record.operations.count
         if step.options["coordinator"] == "app" {
-            try runner.runInAppMigrate(index, step, context)
-            return EventOutcome()
+            return EventOutcome(entries: try InAppMigrateStep().run(index, step, context))
         }
-        try runner.runStep(index, step, live: context.live, scratch: context.scratch, children: context.children, volume: context.volume,
-                           crashPlan: event.crash, lockstep: context.lockstep, whileRunning: context.whileRunning)
+        let entries = try runStep(index, step, crashPlan: event.crash, context)
         // A crash planned during the step has happened (before, during or right after it); a crash rule may have
         // fired while it ran.
-        let crashed = event.crash != nil || runner.crashedByRule
+        let crashed = event.crash != nil || context.crashes.crashedByRule
         // A restore that ran and ended without a crash: with `after_restore: continue` the writers go on.
-        if step.action == .restore, !crashed, runner.record.operations.count > done, runner.scenario.writers.afterRestore == "continue" {
-            try runner.beginRound(context)
+        let ran = entries.contains { if case .operation = $0 { true } else { false } }
+        if step.action == .restore, !crashed, ran, context.scenario.writers.afterRestore == "continue" {
+            try context.writers.beginRound(live: context.live, scratch: context.scratch, children: context.children)
         }
-        return EventOutcome(crashed: crashed)
+        return EventOutcome(entries: entries, crashed: crashed)
     }
-}
 
-extension ScenarioRunner {
     /// Runs one backup or restore in a child process and checks what it produced right away (a later backup
-    /// into a reused directory would overwrite it).
-    func runStep(_ index: Int, _ step: Scenario.Step, live: URL, scratch: URL, children: ChildRegistry,
-                 volume: any StoreVolume, crashPlan: Scenario.Crash?, lockstep: Lockstep? = nil,
-                 whileRunning: ((ChildRegistry.Child) throws -> Void)? = nil) throws {
+    /// into a reused directory would overwrite it); returns what it measured, in order.
+    func runStep(_ index: Int, _ step: Scenario.Step, crashPlan: Scenario.Crash?, _ context: EventContext) throws -> [RunRecord.Entry] {
+        let (live, scratch, children, volume, scenario, now, note) = (context.live, context.scratch, context.children, context.volume,
+                                                                      context.scenario, context.now, context.note)
+        let (lockstep, whileRunning, crashes) = (context.lockstep, context.whileRunning, context.crashes)
+        let record = context.recorded()
+        /// What the step has measured so far, in order (a crash during it reads them too).
+        var entries: [RunRecord.Entry] = []
         let round = record.operations.filter { $0.name.hasPrefix("\(step.action.rawValue)-\(index)") }.count
         let name = "\(step.action.rawValue)-\(index)" + (step.times > 1 ? ".\(round + 1)" : "")
         var stepRules: [String] = []
@@ -57,12 +56,11 @@ extension ScenarioRunner {
         case .restore:
             guard let last = record.steps.last(where: { $0.backup.map { FileManager.default.fileExists(atPath: $0.store.path) } ?? false }),
                   let path = last.backup?.store.path else {
-                record.errors.append("\(name): no backup to restore from")
-                return
+                return [.error("\(name): no backup to restore from")]
             }
-            if scenario.readers?.acrossRestore != "keep" { stopReaders(children: children) }
+            if scenario.readers?.acrossRestore != "keep" { RunReaders.stop(children: children) }
             if scenario.writers.acrossRestore == "stop" { children.killAll { $0.name.hasPrefix("writer-") } }
-            readLiveBeforeRestore(live)
+            context.writers.readLiveBeforeRestore(live)
             backupSource = (last.name, URL(fileURLWithPath: path))
             backupGiven = Measure.checks(URL(fileURLWithPath: path))
             target = live
@@ -86,21 +84,21 @@ extension ScenarioRunner {
         if step.strategy.contains("migrate"), (try? StoreKind.of(live)) == .layout { arguments.append("--keep-source-keys") }
         let holdMarker = scratch.appendingPathComponent("hold-\(name)")
         if let page = crashPlan?.atPage { arguments += ["--hold-at-page", String(page), "--hold-marker", holdMarker.path] }
-        var gate: GateFiles?
-        if lockstep != nil, crashPlan == nil, step.action == .backup, Self.steppableStrategies.contains(step.strategy) {
-            let files = try GateFiles(scratch: scratch, name: name)
+        var gate: Lockstep.GateFiles?
+        if lockstep != nil, crashPlan == nil, step.action == .backup, Lockstep.steppableStrategies.contains(step.strategy) {
+            let files = try Lockstep.GateFiles(scratch: scratch, name: name)
             gate = files
             arguments += ["--gate-fifo", files.fifo.path, "--gate-progress", files.progress.path]
         }
         let start = now()
-        let walAtStart = Self.walBytes(live)
+        let walAtStart = RunReaders.walBytes(live)
         note(name, .start, "\(step.strategy)")
         // Command strategies find scripts that ship beside the scenario through LIFEBOAT_SCENARIO_DIR.
-        var environment = toolEnvironment(live: live, scratch: scratch, volume: volume)
+        var environment = context.toolEnvironment(live: live)
         if let at = step.atTime {
             let formatter = ISO8601DateFormatter()
             formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-            environment["LIFEBOAT_RESTORE_TIME"] = formatter.string(from: Date(timeIntervalSince1970: epoch + at))
+            environment["LIFEBOAT_RESTORE_TIME"] = formatter.string(from: Date(timeIntervalSince1970: context.epoch + at))
             environment["LIFEBOAT_RESTORE_SECONDS"] = String(at)
         }
         // A rule scoped to this step's process is armed once the process has started (ScopedFaults): the process
@@ -108,11 +106,11 @@ extension ScenarioRunner {
         let startGate = scratch.appendingPathComponent("start-\(name)")
         let scoped = scenario.faults.rules.contains { $0.hasActor(name) == true }
         if scoped { arguments += ["--start-gate", startGate.path] }
-        let child = try children.start(name, executable: executable, arguments: arguments, environment: environment)
+        let child = try children.start(name, executable: context.executable, arguments: arguments, environment: environment)
         if scoped { _ = FileManager.default.createFile(atPath: startGate.path, contents: nil) }
-        if let gate, let lockstep { try driveLockstep(name, child: child, gate: gate, lockstep: lockstep) }
-        try whileRunning?(child)
-        try runDuring(index, start: start, child: child, eventContext(live: live, scratch: scratch, volume: volume, children: children))
+        if let gate, let lockstep { try lockstep.drive(name, child: child, gate: gate, clock: context.clock, note: note) }
+        entries += try whileRunning?(child) ?? []
+        try context.runDuring(index, start, child)
         var interrupted = false
         var deferredCrash: (plan: Scenario.Crash, reason: String)?
         if let crashPlan {
@@ -140,12 +138,13 @@ extension ScenarioRunner {
                 children.pauseAll()
                 deferredCrash = (crashPlan, reason)
             } else {
-                try simulateCrash(crashPlan, children: children, volume: volume, live: live, reason: reason)
+                entries += try crashes.simulate(crashPlan, children: children, volume: volume, live: live, reason: reason, pending: entries)
             }
         }
         let status = try children.wait(child, timeout: max(1, scenario.timeLimit - now()))
-        if deferredCrash == nil, !interrupted, try crashIfFrozen(children: children, volume: volume, live: live) {
+        if deferredCrash == nil, !interrupted, let crash = try crashes.crashIfFrozen(children: children, volume: volume, live: live, pending: entries) {
             // A crash rule fired while the step ran: the step died with the power, it did not fail.
+            entries += crash
             interrupted = true
         }
         let end = now()
@@ -160,15 +159,15 @@ extension ScenarioRunner {
         if let peak = outcome?.details["peakRSSKiB"] { summary.details["peakRSSKiB"] = peak }
         summary.details["walBytesAtStart"] = String(walAtStart)
         if let backupSource { summary.details["restoredFrom"] = backupSource.name }
-        summary.details["walBytesAtEnd"] = String(Self.walBytes(live))
-        let environmentFailure = interrupted ? nil : Self.environmentFailure(ofStepOutput: output)
+        summary.details["walBytesAtEnd"] = String(RunReaders.walBytes(live))
+        let environmentFailure = interrupted ? nil : RunEnvironment.failure(ofStepOutput: output)
         if let environmentFailure { summary.details["environmentError"] = environmentFailure }
-        record.operations.append(summary)
         note(name, .end, succeeded ? "done" : "failed: \(summary.error ?? "")")
         // Its program never ran: an environment error of the run, never a finding about the program.
-        if let environmentFailure { throw RunError.environment("\(name) (\(step.strategy)): \(environmentFailure)") }
+        if let environmentFailure { throw StepEnvironmentError(entries: entries + [.operation(summary)],
+                                                               error: .environment("\(name) (\(step.strategy)): \(environmentFailure)")) }
         var stepRecord = StepRecord(name: name, index: index, action: step.action == .restore ? .restore : .backup, strategy: step.strategy,
-                                    start: start, end: end, round: currentRound.number, succeeded: succeeded, interrupted: interrupted,
+                                    start: start, end: end, round: context.writers.current.number, succeeded: succeeded, interrupted: interrupted,
                                     error: succeeded ? nil : summary.error)
         if step.action == .restore {
             let label = "\(name) (\(step.strategy))"
@@ -182,12 +181,15 @@ extension ScenarioRunner {
                                                                                                   state: interrupted || step.atTime != nil))
             restore.backupAsGiven = backupGiven
             restore.readAt = now()
-            if succeeded { restore.connections = measureConnections(live: live, children: children) }
+            if succeeded { restore.connections = ConnectionsProbe.measure(live: live, children: children) }
+            entries.append(.operation(summary))
             guard succeeded else {
                 stepRecord.restore = restore
-                record.steps.append(stepRecord)
-                if let deferredCrash { try simulateCrash(deferredCrash.plan, children: children, volume: volume, live: live, reason: deferredCrash.reason) }
-                return
+                entries.append(.step(stepRecord))
+                if let deferredCrash {
+                    entries += try crashes.simulate(deferredCrash.plan, children: children, volume: volume, live: live, reason: deferredCrash.reason, pending: entries)
+                }
+                return entries
             }
             if let at = step.atTime {
                 // Restored to a moment, not to the backup: held to the writers' histories as they stood then.
@@ -195,36 +197,50 @@ extension ScenarioRunner {
             } else if let backupSource {
                 // A backup a `damage` entry damaged is compared as it was before the damage (DamageEvent): the
                 // backup the program made, which a tool restoring from a repository of its own gives back.
-                if let undamaged = record.damages.last(where: { $0.target == backupSource.name && $0.applied })?.undamagedCopy {
+                if let undamaged = context.recorded().damages.last(where: { $0.target == backupSource.name && $0.applied })?.undamagedCopy {
                     restore.undamagedComparison = Measure.comparison(live, against: URL(fileURLWithPath: undamaged))
                     restore.comparison = restore.undamagedComparison
                 } else {
                     restore.comparison = Measure.comparison(live, against: backupSource.store)
                 }
             }
+            // The crash comes after the restore's step record in the record, as it came after the restore.
+            var afterCrash: [RunRecord.Entry] = []
             if let deferredCrash, let backupSource {
-                try simulateCrash(deferredCrash.plan, children: children, volume: volume, live: live, reason: deferredCrash.reason)
+                afterCrash = try crashes.simulate(deferredCrash.plan, children: children, volume: volume, live: live, reason: deferredCrash.reason,
+                                                  pending: entries)
                 restore.afterCrash = RestoreAfterCrash(crash: deferredCrash.reason,
                                                        comparison: Measure.comparison(live, against: backupSource.store),
-                                                       loss: lossRecord(store: live, what: "the restored store"))
+                                                       loss: crashes.lossRecord(store: live, what: "the restored store"))
             }
             let model = ManagedObjectModel.named(scenario.appModel, inheritance: scenario.store.inheritance)
             var appOptions = StoreOptions()
             (appOptions.migrateAutomatically, appOptions.inferMappingModel) = (scenario.migrateAutomatically, scenario.inferMappingModel)
             restore.open = Measure.open(live, model: model, options: appOptions, recovery: scenario.incompatibleStore)
             stepRecord.restore = restore
-            record.steps.append(stepRecord)
-        } else {
-            if succeeded {
-                let store = Measure.store(target, label: "\(name) (\(step.strategy))", state: true)
-                if let state = store.state?.value, let position = record.operations.indices.last { record.operations[position].details["stateDigest"] = state.digest }
-                stepRecord.backup = BackupMeasurement(store: store, onVolume: target.standardizedFileURL.path.hasPrefix(volume.directory.standardizedFileURL.path + "/"))
-                measureLiveMetadata(live)
-            }
-            record.steps.append(stepRecord)
-            if let deferredCrash {
-                try simulateCrash(deferredCrash.plan, children: children, volume: volume, live: live, reason: deferredCrash.reason)
-            }
+            entries.append(.step(stepRecord))
+            return entries + afterCrash
         }
+        var metadata: RunRecord.Entry?
+        if succeeded {
+            let store = Measure.store(target, label: "\(name) (\(step.strategy))", state: true)
+            if let state = store.state?.value { summary.details["stateDigest"] = state.digest }
+            stepRecord.backup = BackupMeasurement(store: store, onVolume: target.standardizedFileURL.path.hasPrefix(volume.directory.standardizedFileURL.path + "/"))
+            metadata = context.liveAtStart.metadata(live)
+        }
+        entries.append(.operation(summary))
+        if let metadata { entries.append(metadata) }
+        entries.append(.step(stepRecord))
+        if let deferredCrash {
+            entries += try crashes.simulate(deferredCrash.plan, children: children, volume: volume, live: live, reason: deferredCrash.reason, pending: entries)
+        }
+        return entries
     }
+}
+
+/// A step whose program never ran (not installed, not executable): what the step measured before that, which
+/// the engine adds to the record before it ends the run as an environment error.
+struct StepEnvironmentError: Error {
+    var entries: [RunRecord.Entry]
+    var error: RunError
 }

@@ -8,28 +8,33 @@ import Scenario
 /// latency can widen a race in one tool's reads without slowing the writers. A rule is armed right after its
 /// child is spawned: the few calls the child makes before that (its loader's) are outside the scope.
 final class ScopedFaults {
+    private let scenario: Scenario
+    private let journal: RunJournal
     /// Rule id -> index in `faults.rules`, for the report.
-    var armed: [String: Int] = [:]
+    private(set) var armed: [String: Int] = [:]
     /// The ids armed while a sidecar instance runs, by its label (`sidecar-NAME`, `sidecar-NAME.2`).
-    var bySidecar: [String: [String]] = [:]
-    var volume: FaultFSVolume?
-}
+    private var bySidecar: [String: [String]] = [:]
+    private var volume: FaultFSVolume?
 
-extension ScenarioRunner {
+    init(scenario: Scenario, journal: RunJournal) {
+        self.scenario = scenario
+        self.journal = journal
+    }
+
     /// Arms the scoped rules as their children start (nothing to do without scoped rules or FaultFS).
-    func scopeFaults(volume: any StoreVolume, children: ChildRegistry) {
+    func watch(volume: any StoreVolume, children: ChildRegistry) {
         guard scenario.faults.rules.contains(where: \.isScoped), let faultFS = volume as? FaultFSVolume else { return }
-        scopedFaults.volume = faultFS
+        self.volume = faultFS
         children.onStart = { [unowned self] child in
             // After the crash the volume is what recovery left: nothing more is injected.
-            guard self.record.crash == nil else { return }
-            do { try self.armScopedFaults(for: child, volume: faultFS) } catch {
-                self.record.errors.append("arming a scoped fault rule for \(child.name): \(error)")
+            guard self.journal.record.crash == nil else { return }
+            do { try self.arm(for: child, volume: faultFS) } catch {
+                self.journal.add(.error("arming a scoped fault rule for \(child.name): \(error)"))
             }
         }
     }
 
-    private func armScopedFaults(for child: ChildRegistry.Child, volume: FaultFSVolume) throws {
+    private func arm(for child: ChildRegistry.Child, volume: FaultFSVolume) throws {
         let sidecarName = child.name.hasPrefix("sidecar-") ? String(child.name.dropFirst("sidecar-".count).split(separator: ".").first ?? "") : nil
         for (index, rule) in scenario.faults.rules.enumerated() where rule.isScoped {
             let actorMatches = rule.hasActor(child.name)
@@ -38,22 +43,22 @@ extension ScenarioRunner {
                 // While this sidecar runs: every caller, or the actor's calls only when one is named too.
                 let id = try actorMatches == nil ? volume.arm(rule) : (actorMatches == true ? volume.arm(rule, processGroups: [child.pid]) : nil)
                 guard let id else { continue }
-                scopedFaults.armed[id] = index
-                scopedFaults.bySidecar[child.name, default: []].append(id)
-                note("faultfs", .fault, "armed rule \(index) while \(child.name) runs: \(rule.ops.joined(separator: ",")) \(rule.path) -> \(rule.action)")
+                armed[id] = index
+                bySidecar[child.name, default: []].append(id)
+                journal.note("faultfs", .fault, "armed rule \(index) while \(child.name) runs: \(rule.ops.joined(separator: ",")) \(rule.path) -> \(rule.action)")
             } else if actorMatches == true {
                 let id = try volume.arm(rule, processGroups: [child.pid])
-                scopedFaults.armed[id] = index
-                note("faultfs", .fault, "armed rule \(index) for \(child.name)'s calls: \(rule.ops.joined(separator: ",")) \(rule.path) -> \(rule.action)")
+                armed[id] = index
+                journal.note("faultfs", .fault, "armed rule \(index) for \(child.name)'s calls: \(rule.ops.joined(separator: ",")) \(rule.path) -> \(rule.action)")
             }
         }
     }
 
     /// Disarms the rules armed while the sidecar instance `label` ran.
-    func disarmScopedFaults(of label: String) {
-        for id in scopedFaults.bySidecar.removeValue(forKey: label) ?? [] {
-            try? scopedFaults.volume?.disarm(id)
-            note("faultfs", .fault, "disarmed rule \(scopedFaults.armed[id] ?? -1): \(label) ended")
+    func disarm(sidecar label: String) {
+        for id in bySidecar.removeValue(forKey: label) ?? [] {
+            try? volume?.disarm(id)
+            journal.note("faultfs", .fault, "disarmed rule \(armed[id] ?? -1): \(label) ended")
         }
     }
 }

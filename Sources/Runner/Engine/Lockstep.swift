@@ -1,13 +1,12 @@
+import Checks
 import Foundation
 import Scenario
 
-extension ScenarioRunner {
-    /// How the turns scheduler interleaves writers with a copy: `grantTurn` lets one writer (drawn from the seed)
-    /// commit one transaction, `draw` says how many to let in before the next copy step.
-    struct Lockstep {
-        var grantTurn: () throws -> Bool
-        var draw: () -> Int
-    }
+/// How the turns scheduler interleaves writers with a copy: `grantTurn` lets one writer (drawn from the seed)
+/// commit one transaction, `draw` says how many to let in before the next copy step.
+struct Lockstep {
+    var grantTurn: () throws -> Bool
+    var draw: () -> Int
 
     /// Strategies whose copy runs through SQLite's backup step loop and so can be stepped from outside.
     static let steppableStrategies: Set<String> = ["backup-api", "replace"]
@@ -33,15 +32,14 @@ extension ScenarioRunner {
     /// Runs the copy one step at a time with a seeded number of writer transactions between steps, until the
     /// copy reports it is done (its blob copy then runs with the writers held). A child that never gets to the
     /// step loop (a clone) simply finishes.
-    func driveLockstep(_ name: String, child: ChildRegistry.Child, gate: GateFiles, lockstep: Lockstep) throws {
+    func drive(_ name: String, child: ChildRegistry.Child, gate: GateFiles, clock: RunClock, note: (String, TimelineEvent.Kind, String) -> Void) throws {
         defer { close(gate.fd) }
         func lines() -> [Substring] { ((try? String(contentsOf: gate.progress, encoding: .utf8)) ?? "").split(separator: "\n") }
         func waitForMore(than count: Int) throws -> [Substring] {
             while true {
                 let seen = lines()
                 if seen.count > count || !child.isRunning { return seen }
-                if Interruption.requested { throw RunError.interrupted }
-                if now() > scenario.timeLimit { throw RunError.timeLimit(scenario.timeLimit) }
+                try clock.checkDeadline()
                 usleep(300)
             }
         }
@@ -50,7 +48,7 @@ extension ScenarioRunner {
         var transactions = 0
         var steps = 0
         while child.isRunning, seen.last?.hasPrefix("done") != true {
-            for _ in 0..<lockstep.draw() where try lockstep.grantTurn() { transactions += 1 }
+            for _ in 0..<draw() where try grantTurn() { transactions += 1 }
             var token: UInt8 = 1
             guard write(gate.fd, &token, 1) == 1 else { break }
             steps += 1

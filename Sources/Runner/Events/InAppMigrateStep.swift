@@ -5,24 +5,25 @@ import Scenario
 import StoreModel
 import Workload
 
-extension ScenarioRunner {
+/// A copy step with `coordinator: app`, run by the app itself rather than a child of its own.
+struct InAppMigrateStep {
     /// `backup: migrate` with `coordinator: app`: the app (the first running writer of the round) migrates its
     /// store on its own coordinator between two of its transactions (`InAppMigrate`). The backup is judged as
     /// any other; the app's coordinator then holds the copy, so its later commits go to the backup and
     /// `live-store-unaffected` finds them missing from the live store, the pitfall seeds 000 and 001 warn about.
-    func runInAppMigrate(_ index: Int, _ step: Scenario.Step, _ context: EventContext) throws {
-        let repeated = record.operations.filter { $0.name.hasPrefix("backup-\(index)") }.count
+    func run(_ index: Int, _ step: Scenario.Step, _ context: EventContext) throws -> [RunRecord.Entry] {
+        let (scenario, now, note) = (context.scenario, context.now, context.note)
+        let repeated = context.recorded().operations.filter { $0.name.hasPrefix("backup-\(index)") }.count
         let name = "backup-\(index)" + (step.times > 1 ? ".\(repeated + 1)" : "")
-        let round = currentRound.number
-        guard let app = writerChildren.first(where: { $0.isRunning && Int($0.name.dropFirst("writer-".count)).map { WriterRound.round(of: $0) } == round })
+        let round = context.writers.current.number
+        guard let app = context.writers.children.first(where: { $0.isRunning && Int($0.name.dropFirst("writer-".count)).map { WriterRound.round(of: $0) } == round })
         else {
-            record.errors.append("\(name): no writer of round \(round) is running to migrate on its own coordinator (coordinator: app)")
-            return
+            return [.error("\(name): no writer of round \(round) is running to migrate on its own coordinator (coordinator: app)")]
         }
         let base = scenario.faults.backupsOnVolume ? context.volume.directory : context.scratch
         let directory = base.appendingPathComponent("backups/\(index)" + (step.destination == "reuse" ? "" : "-\(repeated + 1)"))
         let target = directory.appendingPathComponent(context.live.lastPathComponent)
-        let request = Self.inAppMigrateRequest(scratch: context.scratch, writer: app.name)
+        let request = Self.request(scratch: context.scratch, writer: app.name)
         let answer = URL(fileURLWithPath: request.path + ".done")
         try? FileManager.default.removeItem(at: answer)
         let start = now()
@@ -30,7 +31,7 @@ extension ScenarioRunner {
         let removeCopy = step.options["saves_after_migrate"] == "fail"
         try JSONEncoder().encode(InAppMigrate.Request(destination: target.path, removeCopy: removeCopy)).write(to: request, options: .atomic)
         while !FileManager.default.fileExists(atPath: answer.path), app.isRunning {
-            try checkDeadline()
+            try context.clock.checkDeadline()
             usleep(2_000)
         }
         let response = (try? Data(contentsOf: answer)).flatMap { try? JSONDecoder().decode(InAppMigrate.Response.self, from: $0) }
@@ -40,27 +41,25 @@ extension ScenarioRunner {
         if removeCopy { details["savesAfterMigrate"] = "fail" }
         if let response { (details["objects"], details["bytesLoaded"]) = (String(response.objects), String(response.bytesLoaded)) }
         let error = response?.error ?? (response == nil ? "\(app.name) ended before it served the request" : nil)
-        record.operations.append(OperationSummary(name: name, action: "backup", strategy: step.strategy, start: start, end: end, succeeded: succeeded,
-                                           store: target.path, details: details, error: error))
+        let operation = RunRecord.Entry.operation(OperationSummary(name: name, action: "backup", strategy: step.strategy, start: start, end: end,
+                                                                   succeeded: succeeded, store: target.path, details: details, error: error))
         // Judged as any backup: the step's label says on whose coordinator it ran.
         var stepRecord = StepRecord(name: name, index: index, action: .backup, strategy: "\(step.strategy), on the app's coordinator",
                                     start: start, end: end, round: round, succeeded: succeeded, interrupted: false, error: succeeded ? nil : error)
         guard succeeded else {
             note(name, .end, "failed: \(error ?? "")")
-            record.steps.append(stepRecord)
-            return
+            return [operation, .step(stepRecord)]
         }
         note(name, .end, removeCopy
              ? "done: \(app.name) removed the copy from its coordinator too, which now holds no store, so its later saves fail"
              : "done: \(app.name)'s coordinator now holds the copy, so its later saves go to \(target.path), not to the live store")
         stepRecord.backup = BackupMeasurement(store: Measure.store(target, label: stepRecord.label, state: true),
                                               onVolume: target.standardizedFileURL.path.hasPrefix(context.volume.directory.standardizedFileURL.path + "/"))
-        record.steps.append(stepRecord)
-        measureLiveMetadata(context.live)
+        return [operation, .step(stepRecord), context.liveAtStart.metadata(context.live)]
     }
 
     /// The request file a writer looks for before each transaction (`Writer.Configuration.inAppMigrateRequest`).
-    static func inAppMigrateRequest(scratch: URL, writer: String) -> URL {
+    static func request(scratch: URL, writer: String) -> URL {
         scratch.appendingPathComponent("in-app-migrate-\(writer).json")
     }
 }

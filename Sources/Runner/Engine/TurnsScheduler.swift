@@ -1,19 +1,27 @@
+import Checks
 import Foundation
 import Scenario
 import SeededRandomness
 import StoreModel
 import Workload
 
-extension ScenarioRunner {
-    /// The replay scheduler: writers take one transaction per turn, in an order drawn from the scenario's seed;
-    /// steps come due at exact commit counts and run between turns. The same seed gives the same interleaving of
-    /// commits and steps (FoundationDB-style), so a shrunk repro replays with the same stores and verdict. A copy
-    /// through SQLite's step loop (backup-api, replace) runs in lockstep: a seeded number of writer transactions
-    /// between two copy steps, so its restarts replay too. A crash planned during a step gets a seeded number of
-    /// writer turns while the step runs. Other copies (files, commands) run between turns: bugs that need writes
-    /// racing them are replayed in free mode instead.
-    func executeTurns(writers: [ChildRegistry.Child], live: URL, history: URL, scratch: URL, volume: any StoreVolume,
-                      children: ChildRegistry) throws {
+/// The replay scheduler: writers take one transaction per turn, in an order drawn from the scenario's seed;
+/// steps come due at exact commit counts and run between turns. The same seed gives the same interleaving of
+/// commits and steps (FoundationDB-style), so a shrunk repro replays with the same stores and verdict. A copy
+/// through SQLite's step loop (backup-api, replace) runs in lockstep: a seeded number of writer transactions
+/// between two copy steps, so its restarts replay too. A crash planned during a step gets a seeded number of
+/// writer turns while the step runs. Other copies (files, commands) run between turns: bugs that need writes
+/// racing them are replayed in free mode instead.
+struct TurnsScheduler {
+    let engine: ScenarioRunner
+    let history: URL
+    let scratch: URL
+    let volume: any StoreVolume
+    let children: ChildRegistry
+
+    func run(_ base: EventContext) throws {
+        let (journal, clock, scenario) = (engine.journal, engine.clock, engine.scenario)
+        let writers = engine.writers.children
         var random = SeededRandom(seed: scenario.seed ^ 0x7475_726E_7321)
         var fifos: [Int32] = []
         for index in writers.indices {
@@ -46,8 +54,7 @@ extension ScenarioRunner {
                     return true
                 }
                 guard running else { return true }
-                if Interruption.requested { throw RunError.interrupted }
-                if now() > scenario.timeLimit { throw RunError.timeLimit(scenario.timeLimit) }
+                try clock.checkDeadline()
                 usleep(300)
             }
         }
@@ -64,50 +71,50 @@ extension ScenarioRunner {
             fifos.removeAll()
             for (index, writer) in writers.enumerated() {
                 _ = try children.wait(writer, timeout: 30)
-                note("writer-\(index + 1)", .end, "exited with \(writer.status ?? 0)")
+                journal.note("writer-\(index + 1)", .end, "exited with \(writer.status ?? 0)")
             }
         }
 
-        var context = eventContext(live: live, scratch: scratch, volume: volume, children: children)
+        var context = base
         while true {
-            if try crashedByRule || crashIfFrozen(children: children, volume: volume, live: live) { break }
-            if let crash = timeline.dueCrash(commits: commits, seconds: nil) {
-                _ = try dispatch(crash, context)
+            if engine.crashes.crashedByRule { break }
+            if let crash = try engine.crashes.crashIfFrozen(children: children, volume: volume, live: base.live) {
+                journal.add(crash)
+                break
+            }
+            if let crash = engine.timeline.dueCrash(commits: commits, seconds: nil) {
+                _ = try engine.dispatch(crash, context)
                 break
             }
             let writersLeft = writers.indices.contains { taken[$0] < scenario.writers.transactions && writers[$0].isRunning }
-            if !writersLeft, timeline.hasStepsDue(afterWriters: true) { try finishWriters() }
-            try tickSidecars(children: children, writersRunning: writersLeft)
-            if let event = timeline.dueStep(commits: commits, seconds: 0, writersRunning: writersLeft) {
+            if !writersLeft, engine.timeline.hasStepsDue(afterWriters: true) { try finishWriters() }
+            try engine.sidecars.tick(children: children, writersRunning: writersLeft)
+            if let event = engine.timeline.dueStep(commits: commits, seconds: 0, writersRunning: writersLeft) {
                 let concurrentTurns = event.crash == nil ? 0 : Int(random.next() % 9)
                 context.lockstep = Lockstep(grantTurn: grantTurn, draw: { Int(random.next() % 4) })
                 let holding = event.crash == nil && scenario.faults.rules.contains { $0.whileHeld != nil }
                 let eventContext = context
                 context.whileRunning = { child in
                     for _ in 0..<concurrentTurns where try grantTurn() {}
-                    if holding { try self.serveHolds(of: child, step: event.index ?? 0, eventContext, grantTurn: grantTurn) }
+                    return holding ? try HoldServer.serve(child, step: event.index ?? 0, eventContext, grantTurn: grantTurn) : []
                 }
-                _ = try dispatch(event, context)
+                _ = try engine.dispatch(event, context)
                 context.lockstep = nil
                 context.whileRunning = nil
                 if event.crash != nil { break }
                 continue
             }
             if try !grantTurn() {
-                if !timeline.hasStepsDue(afterWriters: true) {
-                    record.errors += timeline.neverDue
+                if !engine.timeline.hasStepsDue(afterWriters: true) {
+                    journal.add(engine.timeline.neverDue.map { .error($0) })
                     break
                 }
             }
         }
         // Writers that still wait for a turn are done.
         try finishWriters()
-        try tickSidecars(children: children, writersRunning: false)
+        try engine.sidecars.tick(children: children, writersRunning: false)
         // What is left runs between no turns, and (after a crash) against the recovered store.
-        timeline.cancelCrash()
-        while let event = timeline.dueStep(commits: Int.max, seconds: .infinity, writersRunning: false) {
-            try checkDeadline()
-            _ = try dispatch(event, context)
-        }
+        try engine.runRestAfterCrash(base)
     }
 }

@@ -3,8 +3,9 @@ import Foundation
 import Reporting
 import Scenario
 
-/// The sidecars of one run: which have started, when, and how each ended.
-final class SidecarState {
+/// The sidecars of one run (continuous backup tools running beside the app): which have started, when, how
+/// each ended, and the backup area's size while they run.
+final class Sidecars {
     struct Entry {
         var sidecar: Scenario.Sidecar
         var child: ChildRegistry.Child
@@ -16,57 +17,53 @@ final class SidecarState {
         var label: String
     }
 
+    let scenario: Scenario
+    let journal: RunJournal
+    private let scopedFaults: ScopedFaults
+    /// Sidecars not started yet.
     var pending: [Scenario.Sidecar] = []
-    var entries: [Entry] = []
-    /// What every program of the run gets (`ScenarioRunner.toolEnvironment`).
+    private(set) var entries: [Entry] = []
+    /// What every program of the run gets (`ToolEnvironment`); a `relocate` points it at the moved store.
     var environment: [String: String] = [:]
-    /// The backup area's size while a sidecar runs (`ScenarioRunner+BackupGrowth`, for `no-runaway`).
+    /// The backup area's size while a sidecar runs (`Sidecars+BackupArea`, for `no-runaway`).
     var backupSizes: [Invariants.SizeSample] = []
-}
 
-extension ScenarioRunner {
-    /// What a tool the scenario runs needs to find its way, the same for `command` steps and sidecars:
-    /// LIFEBOAT_STORE (the live store), LIFEBOAT_BACKUP_ROOT (where backups go: on the store's volume with
-    /// `faults.backups_on_volume`, so a tool's repository or replica there meets the crash too), LIFEBOAT_SCRATCH
-    /// (the run's scratch directory) and LIFEBOAT_SCENARIO_DIR (the scenario file's directory, for its scripts).
-    func toolEnvironment(live: URL, scratch: URL, volume: any StoreVolume) -> [String: String] {
-        let base = scenario.faults.backupsOnVolume ? volume.directory : scratch
-        return [
-            "LIFEBOAT_STORE": live.path,
-            "LIFEBOAT_BACKUP_ROOT": base.appendingPathComponent("backups").path,
-            "LIFEBOAT_SCRATCH": scratch.path,
-            "LIFEBOAT_SCENARIO_DIR": URL(fileURLWithPath: scenarioFile).deletingLastPathComponent().path,
-        ]
+    init(scenario: Scenario, journal: RunJournal, scopedFaults: ScopedFaults) {
+        self.scenario = scenario
+        self.journal = journal
+        self.scopedFaults = scopedFaults
+        pending = scenario.sidecars
     }
+
+    private var crashed: Bool { journal.record.crash != nil }
 
     /// Starts the sidecars that are due and stops those whose time has come (`after_writers` ones once no writer
     /// runs); notes those that ended on their own or by a crash. Called from the schedulers' loops.
-    func tickSidecars(children: ChildRegistry, writersRunning: Bool) throws {
-        let state = sidecarState
-        let t = now()
-        for (position, entry) in state.entries.enumerated() where entry.end == nil && Self.hasExited(entry.child) {
-            endSidecar(position, ending: Self.ending(of: entry.child, crashed: record.crash != nil))
-            if let reason = Self.environmentFailure(of: entry.child) { throw RunError.environment("sidecar \(entry.sidecar.name): \(reason)") }
+    func tick(children: ChildRegistry, writersRunning: Bool) throws {
+        let t = journal.clock.now()
+        for (position, entry) in entries.enumerated() where entry.end == nil && Self.hasExited(entry.child) {
+            end(position, ending: Self.ending(of: entry.child, crashed: crashed))
+            if let reason = RunEnvironment.failure(of: entry.child) { throw RunError.environment("sidecar \(entry.sidecar.name): \(reason)") }
         }
         var waiting: [Scenario.Sidecar] = []
-        for sidecar in state.pending {
+        for sidecar in pending {
             let due: Bool
             switch sidecar.start {
             case .withWriters: due = true
             case .atSeconds(let at): due = t >= at
             }
             // A sidecar due after the crash is not started: the power is off for the rest of the writers' time.
-            guard due, record.crash == nil else {
+            guard due, !crashed else {
                 waiting.append(sidecar)
                 continue
             }
-            try startSidecar(sidecar, children: children)
+            try start(sidecar, children: children)
         }
-        state.pending = waiting
-        for (position, entry) in state.entries.enumerated() where entry.end == nil {
+        pending = waiting
+        for (position, entry) in entries.enumerated() where entry.end == nil {
             switch entry.sidecar.stop {
-            case .afterWriters: if !writersRunning { stopSidecar(position) }
-            case .atSeconds(let at): if now() >= at { stopSidecar(position) }
+            case .afterWriters: if !writersRunning { stop(position) }
+            case .atSeconds(let at): if journal.clock.now() >= at { stop(position) }
             }
         }
         sampleBackupArea()
@@ -74,54 +71,69 @@ extension ScenarioRunner {
 
     /// Starts one instance of a sidecar: `sidecar-<name>`, then `sidecar-<name>.2`, ... when a schedule entry
     /// starts it again (each with its own log).
-    func startSidecar(_ sidecar: Scenario.Sidecar, children: ChildRegistry) throws {
-        let state = sidecarState
-        try FileManager.default.createDirectory(atPath: state.environment["LIFEBOAT_BACKUP_ROOT"] ?? "/", withIntermediateDirectories: true)
-        let instance = state.entries.filter { $0.sidecar.name == sidecar.name }.count + 1
+    func start(_ sidecar: Scenario.Sidecar, children: ChildRegistry) throws {
+        try FileManager.default.createDirectory(atPath: environment["LIFEBOAT_BACKUP_ROOT"] ?? "/", withIntermediateDirectories: true)
+        let instance = entries.filter { $0.sidecar.name == sidecar.name }.count + 1
         let label = "sidecar-\(sidecar.name)" + (instance > 1 ? ".\(instance)" : "")
         let child = try children.start(label, executable: URL(fileURLWithPath: "/bin/sh"),
-                                       arguments: ["-c", sidecar.command], environment: state.environment)
-        state.entries.append(SidecarState.Entry(sidecar: sidecar, child: child, start: now(), label: label))
-        note(label, .start, sidecar.command)
+                                       arguments: ["-c", sidecar.command], environment: environment)
+        entries.append(Entry(sidecar: sidecar, child: child, start: journal.clock.now(), label: label))
+        journal.note(label, .start, sidecar.command)
     }
 
-    /// At the end of a run: stops every sidecar still running and adds one operation per sidecar to the report,
-    /// with the tail of its output.
-    func stopSidecars() {
-        let state = sidecarState
-        for (position, entry) in state.entries.enumerated() where entry.end == nil {
-            if !Self.hasExited(entry.child) { stopSidecar(position) } else { endSidecar(position, ending: Self.ending(of: entry.child, crashed: record.crash != nil)) }
+    /// At the end of a run: stops every sidecar still running; returns one operation per sidecar, with the tail
+    /// of its output, and the run's errors and environment error its sidecars explain.
+    func stopAll() -> [RunRecord.Entry] {
+        var found: [RunRecord.Entry] = []
+        for (position, entry) in entries.enumerated() where entry.end == nil {
+            if !Self.hasExited(entry.child) { stop(position) } else { end(position, ending: Self.ending(of: entry.child, crashed: crashed)) }
         }
-        for sidecar in state.pending {
-            record.errors.append("sidecar \(sidecar.name) never started (start: \(sidecar.start); the run ended first)")
+        for sidecar in pending {
+            found.append(.error("sidecar \(sidecar.name) never started (start: \(sidecar.start); the run ended first)"))
         }
-        state.pending = []
-        for entry in state.entries where record.environmentError == nil {
-            if let reason = Self.environmentFailure(of: entry.child) { record.environmentError = "sidecar \(entry.sidecar.name): \(reason)" }
+        pending = []
+        for entry in entries {
+            if let reason = RunEnvironment.failure(of: entry.child) { found.append(.environmentError("sidecar \(entry.sidecar.name): \(reason)")) }
         }
-        for entry in state.entries {
+        for entry in entries {
             let output = entry.child.output
             let clean = entry.ending.map { $0.hasPrefix("stopped") || $0 == "exited with 0" || $0 == "killed by the crash" || $0.hasPrefix("killed by schedule") } ?? false
             var summary = OperationSummary(name: entry.label, action: "sidecar", strategy: entry.sidecar.name,
-                                           start: entry.start, end: entry.end ?? now(), succeeded: clean, store: "",
+                                           start: entry.start, end: entry.end ?? journal.clock.now(), succeeded: clean, store: "",
                                            details: ["command": entry.sidecar.command, "ended": entry.ending ?? "?",
                                                      "log": "\(entry.label).log"],
                                            error: clean ? nil : "\(entry.ending ?? "?"): \(String(output.suffix(400)))")
             summary.details["outputTail"] = String(output.suffix(600))
-            record.operations.append(summary)
+            found.append(.operation(summary))
         }
+        return found
     }
 
     /// Copies each sidecar's whole output into the run directory (`sidecar-<name>.log`).
-    func copySidecarLogs(to run: RunDirectory) {
-        for entry in sidecarState.entries {
+    func copyLogs(to run: RunDirectory) {
+        for entry in entries {
             try? run.write("\(entry.label).log", entry.child.output)
         }
     }
 
+    /// The running instances of the sidecar `name`, by position.
+    func running(_ name: String) -> [Int] {
+        entries.indices.filter { entries[$0].sidecar.name == name && entries[$0].end == nil }
+    }
+
+    /// SIGKILL to the instance's process group, where it stands (`action: kill`).
+    func killInstance(_ position: Int, by who: String) {
+        let pid = entries[position].child.pid
+        kill(getpgid(pid) == pid ? -pid : pid, SIGKILL)
+        kill(pid, SIGKILL)
+        let settle = Date().addingTimeInterval(1)
+        while entries[position].child.isRunning, Date() < settle { usleep(5_000) }
+        end(position, ending: "killed by \(who) (SIGKILL)")
+    }
+
     /// SIGTERM to the sidecar's process group (the shell and the tool it runs), SIGKILL after the grace.
-    func stopSidecar(_ position: Int) {
-        let entry = sidecarState.entries[position]
+    func stop(_ position: Int) {
+        let entry = entries[position]
         let pid = entry.child.pid
         // Every child of the run leads a process group of its own: the group holds the tool too.
         let group = getpgid(pid) == pid ? -pid : pid
@@ -138,7 +150,7 @@ extension ScenarioRunner {
         // stray outside the group is left to the end of the run, which kills every marked process.
         let settle = Date().addingTimeInterval(1)
         while entry.child.isRunning, Date() < settle { usleep(5_000) }
-        endSidecar(position, ending: ending)
+        end(position, ending: ending)
     }
 
     /// Whether the sidecar has ended: every process of its group (the shell, and the tool it runs, which may
@@ -167,10 +179,10 @@ extension ScenarioRunner {
         return crashed && signal == SIGKILL ? "killed by the crash" : "killed by signal \(signal)"
     }
 
-    func endSidecar(_ position: Int, ending: String) {
-        sidecarState.entries[position].end = now()
-        sidecarState.entries[position].ending = ending
-        note(sidecarState.entries[position].label, .end, ending)
-        disarmScopedFaults(of: sidecarState.entries[position].label)
+    private func end(_ position: Int, ending: String) {
+        entries[position].end = journal.clock.now()
+        entries[position].ending = ending
+        journal.note(entries[position].label, .end, ending)
+        scopedFaults.disarm(sidecar: entries[position].label)
     }
 }

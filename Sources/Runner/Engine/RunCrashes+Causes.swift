@@ -4,25 +4,16 @@ import FaultFS
 import Foundation
 import StoreModel
 
-extension ScenarioRunner {
-    /// Reads what the crash just made the volume drop (FaultFS volumes with an op log only), with the op log's
-    /// clock mapped onto the run's (`crashAt` is when the runner cut the power).
-    func readCrashLoss(volume: any StoreVolume, crashAt: Double) {
-        guard let faultFS = volume as? FaultFSVolume, let log = faultFS.mount.log, var loss = CrashLoss.read(log) else {
-            crashLoss = nil
-            return
-        }
-        loss.clockOffset = crashAt - loss.crash.t
-        crashLoss = (loss, volume.directory, log)
-    }
-
+/// The causes of durability findings: what the last crash dropped of a store's files, from FaultFS's op log,
+/// with who made each lost operation and the barrier that never came.
+extension RunCrashes {
     /// For `app-durable` and `blobs-carried`: each external data file the store names but lacks after the crash,
     /// with the operation that took it, from the whole op log: a create or rename into place that the crash
     /// dropped, or an unlink that happened (Core Data deletes an updated attachment's old file inside the save,
     /// before the commit that stops naming it). Files no operation explains are left out.
     func missingExternalFileFates(_ report: CheckReport?, store: URL) -> [String: LossRecord.Operation] {
         let names = Set((report?.violations ?? []).filter { $0.kind == .missingExternalFile }.compactMap(\.externalFileName))
-        guard !names.isEmpty, let crashLoss, let paths = volumePaths(of: store), let records = try? OpLog.read(crashLoss.log) else { return [:] }
+        guard !names.isEmpty, let crashLoss = loss, let paths = volumePaths(of: store), let records = try? OpLog.read(crashLoss.log) else { return [:] }
         let dropped = Set(crashLoss.loss.dropped.map(\.seq))
         let crashSeq = crashLoss.loss.crash.seq
         var fates: [String: LossRecord.Operation] = [:]
@@ -52,7 +43,7 @@ extension ScenarioRunner {
     /// A store's database and support folder as the op log names them (relative to the volume's root), or nil
     /// for a store elsewhere.
     func volumePaths(of store: URL) -> (database: String, directory: String, support: String)? {
-        guard let crashLoss else { return nil }
+        guard let crashLoss = loss else { return nil }
         let root = crashLoss.root.standardizedFileURL.path
         let database = store.standardizedFileURL.path
         guard database.hasPrefix(root + "/") else { return nil }
@@ -65,7 +56,7 @@ extension ScenarioRunner {
     }
 
     func lossRecord(store: URL, what: String) -> LossRecord? {
-        guard let crashLoss, let (relative, directory, support) = volumePaths(of: store) else { return nil }
+        guard let crashLoss = self.loss, let (relative, directory, support) = volumePaths(of: store) else { return nil }
         let loss = crashLoss.loss
         // A backup's whole folder is its own (its temporary names too); a live store shares its folder.
         let prefixes = what == "the backup" ? [directory + "/"] : [relative, support]
@@ -134,6 +125,6 @@ extension ScenarioRunner {
     /// call when it was another program (a script's `cp`); the runner itself; or the command and pid.
     func actor(of record: OpRecord, loss: CrashLoss) -> String? {
         guard let pid = record.pid else { return nil }
-        return loss.processes.actor(of: pid, runner: getpid()) { self.childRegistry?.name(ofAny: $0) }
+        return loss.processes.actor(of: pid, runner: getpid(), child: childName)
     }
 }

@@ -1,26 +1,31 @@
 import Checks
 import Foundation
-import Workload
+import Scenario
 
 /// The backup area's size over time, for `no-runaway`: sampled every half second while a sidecar (a continuous
 /// backup tool) runs, put in the record (`BackupAreaRecord`) and judged against the writers' last commit.
-extension ScenarioRunner {
+extension Sidecars {
     static let backupSampleInterval = 0.5
 
     /// Whether the run samples the backup area: `no-runaway` is judged, and the area is not on the store's
     /// FaultFS volume (walking it there would be operations the fault rules and the op log see).
-    var samplesBackupArea: Bool {
+    static func samplesBackupArea(_ scenario: Scenario) -> Bool {
         !scenario.faults.backupsOnVolume && (scenario.invariants.isEmpty || scenario.invariants.contains("no-runaway"))
     }
 
-    /// Called from the schedulers' loops with the sidecars' tick: one sample when one is due.
+    /// What the record keeps of the samples (nil when nothing was sampled).
+    func backupArea(now: Double) -> BackupAreaRecord? {
+        guard Self.samplesBackupArea(scenario), !backupSizes.isEmpty else { return nil }
+        return BackupAreaRecord(samples: backupSizes, sidecarsEnded: entries.compactMap(\.end).max() ?? now)
+    }
+
+    /// Called with the sidecars' tick: one sample when one is due.
     func sampleBackupArea() {
-        let state = sidecarState
-        guard samplesBackupArea, state.entries.contains(where: { $0.end == nil }),
-              let root = state.environment["LIFEBOAT_BACKUP_ROOT"] else { return }
-        let t = now()
-        if let last = state.backupSizes.last, t - last.t < Self.backupSampleInterval { return }
-        state.backupSizes.append(Invariants.SizeSample(t: t, bytes: Self.bytes(under: URL(fileURLWithPath: root))))
+        guard Self.samplesBackupArea(scenario), entries.contains(where: { $0.end == nil }),
+              let root = environment["LIFEBOAT_BACKUP_ROOT"] else { return }
+        let t = journal.clock.now()
+        if let last = backupSizes.last, t - last.t < Self.backupSampleInterval { return }
+        backupSizes.append(Invariants.SizeSample(t: t, bytes: Self.bytes(under: URL(fileURLWithPath: root))))
     }
 
     /// The bytes of every regular file under `root` (symbolic links not followed); 0 when it does not exist.

@@ -1,14 +1,15 @@
 import Checks
 import Foundation
+import Scenario
 import StoreModel
 
-extension ScenarioRunner {
+extension RunEnd {
     /// For `previous-backup-intact`: when a backup step failed in a run without a crash (a crash is
     /// `backup-durable`'s), every backup that had reported success before it is read again at the run's end, as
     /// its owner would open it next. Left out: a backup whose path a later step wrote again, and every backup when
     /// the failed step wrote into a reused directory (`destination: reuse`), when a later backup succeeded after the
     /// failure (its retention may prune old ones by design) or when the scenario damages backups on purpose (`damage`).
-    func measureBackupsAfterFailedSteps() {
+    static func measureBackupsAfterFailedSteps(_ record: inout RunRecord, scenario: Scenario) {
         guard record.crash == nil, !scenario.schedule.contains(where: { $0.action.rawValue == "damage" }) else { return }
         let steps = record.steps
         guard let failed = steps.indices.first(where: { steps[$0].action == .backup && !steps[$0].succeeded && !steps[$0].interrupted }),

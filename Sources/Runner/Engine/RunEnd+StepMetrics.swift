@@ -2,11 +2,11 @@ import Checks
 import Foundation
 import Scenario
 
-extension ScenarioRunner {
+extension RunEnd {
     /// For `metrics-within-bounds` (the scenario's `expect_metrics:`): what each step measured (its first run):
     /// `peak_memory` (the step's process's peak RSS), `seconds` (wall time), `bytes_loaded` (a migrate's),
     /// `stall_seconds` and `commit_p99_seconds` (the writers' longest and 99th-percentile commit while it ran).
-    func measureStepMetrics() {
+    static func measureStepMetrics(_ record: inout RunRecord, scenario: Scenario) {
         guard !scenario.expectMetrics.isEmpty else { return }
         var measured: [Int: [String: Double]] = [:]
         var labels: [Int: String] = [:]

@@ -1,13 +1,14 @@
 import Checks
 import Foundation
 
-extension ScenarioRunner {
+/// For `connections-agree`: which of the app's processes still use the store a restore replaced.
+enum ConnectionsProbe {
     /// For `connections-agree`: after a restore, every writer and reader that kept its connection open across it
     /// must be using the restored store. A restore that swaps in a new file (rename over, delete and re-create)
     /// leaves an open connection on the old inode: that process goes on reading and writing a store nobody will
     /// open again, while the others see the new one. Seen from outside through /proc/<pid>/fd: each open file of
     /// the store (main file, -wal, -shm) is compared, by device and inode, with what the path names now.
-    func measureConnections(live: URL, children: ChildRegistry) -> ConnectionsMeasurement? {
+    static func measure(live: URL, children: ChildRegistry) -> ConnectionsMeasurement? {
         let kept = children.running { $0.name.hasPrefix("writer-") || $0.name.hasPrefix("reader-") }
         guard !kept.isEmpty else { return nil }
         let paths = [live.path, live.path + "-wal", live.path + "-shm"]
