@@ -7,26 +7,37 @@ import Workload
 /// The run's last measurements, taken once every process has ended: the writers' histories, the readers'
 /// snapshots, the live store at the end, how the app's processes ended, the backups read again after a failed
 /// step, the moves, the commit stalls, the step metrics and the backup area; and the run's own facts. Each
-/// aspect is its own file (`RunEnd+*.swift`); the engine calls `measure` once, as its last step.
+/// aspect is its own file (`RunEnd+*.swift`); the engine calls `measure` once, as its last step. What notes a line
+/// in the timeline (the readers' snapshots) or reads the record is read when the value is made, before the
+/// record is completed.
 struct RunEnd {
     let scenario: Scenario
     let history: URL
     /// The live store where the app uses it at the end (after every move).
     let live: URL
     let writers: WriterRounds
-    let readers: RunReaders
     let sidecars: Sidecars
     let location: LiveLocation
     let children: ChildRegistry?
     let now: Double
+    private let rounds: [RoundRecord]
+    private let readerSnapshots: [ReaderSnapshot]?
+
+    init(scenario: Scenario, history: URL, live: URL, writers: WriterRounds, readers: RunReaders, sidecars: Sidecars,
+         location: LiveLocation, children: ChildRegistry?, now: Double) {
+        (self.scenario, self.history, self.live, self.writers, self.sidecars) = (scenario, history, live, writers, sidecars)
+        (self.location, self.children, self.now) = (location, children, now)
+        rounds = writers.recorded
+        readerSnapshots = readers.snapshots(history: history)
+    }
 
     func measure(_ record: inout RunRecord, runID: String, startedAt: String) {
         record.runID = runID
         record.startedAt = startedAt
         let transactions = HistoryReader.transactions(in: history)
         record.transactions = transactions
-        record.rounds = writers.recorded
-        record.readerSnapshots = readers.snapshots(history: history)
+        record.rounds = rounds
+        record.readerSnapshots = readerSnapshots
         // The live store as the last round left it, unless a restore of that round read it first.
         if writers.rounds.last?.liveBeforeRestore == nil {
             record.liveAtEnd = Measure.store(live, label: "live store at the end", state: true)
