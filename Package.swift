@@ -179,7 +179,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "LifeboatCLITests",
-            dependencies: ["LifeboatTestSupport", "LifeboatCLI", "StoreModel", "StoreCheck", "Runner", "ChildProcesses", "Explore", "Reporting", "Checks",
+            dependencies: ["LifeboatTestSupport", "LifeboatCLI", "StoreModel", "StoreCheck", "Strategies", "Runner", "ChildProcesses", "Explore", "Reporting", "Checks",
                            .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "PropertyBased", package: "swift-property-based")],
             swiftSettings: strict),

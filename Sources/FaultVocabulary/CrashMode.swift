@@ -36,52 +36,6 @@ public enum TornFill: String, Codable, Sendable, CaseIterable {
     case zeros, garbage
 }
 
-extension CrashMode: CustomStringConvertible, Codable {
-    /// Parses `keep-none`, `keep-prefix N` (N >= 0), `torn`, `torn zeros`, `torn garbage` or `reorder`.
-    public init(text: String) throws(FaultTextError) {
-        try self.init(words: FaultWords.split(text), text: text)
-    }
-
-    /// The mode from its words (the words after `crash` in an action).
-    init(words: [String], text: String) throws(FaultTextError) {
-        func failure(_ detail: String? = nil) -> FaultTextError { FaultTextError(expected: Self.syntax, text: text, detail: detail) }
-        switch words.first {
-        case "keep-none" where words.count == 1: self = .keepNone
-        case "reorder" where words.count == 1: self = .reorder
-        case "keep-prefix":
-            guard words.count == 2, let n = Int(words[1]), n >= 0 else { throw failure("keep-prefix needs a count N >= 0") }
-            self = .keepPrefix(n)
-        case "torn":
-            guard words.count <= 2 else { throw failure() }
-            guard let fill = words.count == 1 ? .zeros : TornFill(rawValue: words[1]) else { throw failure("a torn write's tail is zeros or garbage") }
-            self = .torn(fill: fill)
-        default: throw failure()
-        }
-    }
-
-    /// The text form: `keep-prefix 3`, `torn` (zeros, the default), `torn garbage`.
-    public var description: String {
-        switch self {
-        case .keepNone, .reorder: return name
-        case .keepPrefix(let n): return "keep-prefix \(n)"
-        case .torn(let fill): return fill == .zeros ? "torn" : "torn \(fill.rawValue)"
-        }
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.singleValueContainer()
-        let text = try c.decode(String.self)
-        do { self = try CrashMode(text: text) } catch {
-            throw DecodingError.dataCorruptedError(in: c, debugDescription: "crash mode \(error)")
-        }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.singleValueContainer()
-        try c.encode(description)
-    }
-}
-
 extension CrashMode {
     /// The control protocol's `crash` request spells the mode in three fields: `mode` (the name), `n` (keep-prefix)
     /// and `fill` (torn).
@@ -105,9 +59,4 @@ extension CrashMode {
         case let other: throw FaultTextError(expected: Self.syntax, text: other)
         }
     }
-}
-
-/// The one tokenizer of fault text: words split at runs of spaces.
-enum FaultWords {
-    static func split(_ text: String) -> [String] { text.split(separator: " ").map(String.init) }
 }

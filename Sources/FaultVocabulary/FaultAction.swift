@@ -3,7 +3,7 @@ import Glibc
 #endif
 
 /// What a fired rule does to the call: the one typed fault action of Lifeboat. Scenario files, `lifeboat walk
-/// --action`, `try --deep` and repros use its text (`FaultAction+Text.swift`); the FaultFS control protocol its
+/// --action`, `try --deep` and repros use its text (`FaultText.swift`, the one parser of fault text); the FaultFS control protocol its
 /// JSON object (`FaultAction+Protocol.swift`). Every kind is listed once, with its grammar and a line saying what
 /// it does, in `Kind` (help texts and docs/faultfs.md's action table are checked against it).
 public enum FaultAction: Sendable, Equatable {

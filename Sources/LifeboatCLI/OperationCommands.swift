@@ -4,9 +4,9 @@ import Foundation
 import StoreModel
 import Strategies
 
-/// Options shared by the commands that run one strategy by hand. The runner's own flags (--hold-at-page,
-/// --hold-marker, --gate-fifo, --gate-progress, --json) are accepted but hidden from `--help`: a person never
-/// passes them.
+/// Options shared by the commands that run one strategy by hand. The engine's own handshakes with its children
+/// (a start gate, a hold at page N, a step gate) are not flags here: its children are `lifeboat step --config`,
+/// with one `StrategyRun` each.
 struct StrategyArguments: ParsableArguments {
     @Option(help: "backup-api: pages per step.") var pagesPerStep: Int32 = 64
     @Option(help: "backup-api: seconds to pause between steps.") var stepDelay: Double?
@@ -22,26 +22,14 @@ struct StrategyArguments: ParsableArguments {
     @Flag(help: "migrate on a store with no identity attribute: keep the source's primary keys in a fresh destination (Core Data hands out new ones; drills ask for this so their oracle can name objects by key).")
     var keepSourceKeys = false
     @Flag(help: "backup-api, vacuum-into, sqlite3-cli: do not copy the external data folder.") var noExternalData = false
-    @Option(help: ArgumentHelp("SQLite-level copies: stop dead after this many pages (the runner's crash point).",
-                                valueName: "N", visibility: .hidden)) var holdAtPage: Int?
-    @Option(help: ArgumentHelp("With --hold-at-page: the file to write \"copied total\" to when holding.", valueName: "path", visibility: .hidden))
-    var holdMarker: String?
-    @Option(help: ArgumentHelp("SQLite-level copies: take each step only after reading a byte from this FIFO (the turns scheduler).",
-                                valueName: "path", visibility: .hidden)) var gateFIFO: String?
-    @Option(help: ArgumentHelp("With --gate-fifo: the file to append a line to when ready and after each step.", valueName: "path", visibility: .hidden))
-    var gateProgress: String?
-    @Option(help: ArgumentHelp("Wait for this file to exist before doing anything (the runner arms the fault rules scoped to this process first).",
-                                valueName: "path", visibility: .hidden)) var startGate: String?
     @Option(help: ArgumentHelp("CloudKit moves: the cloud zone's directory (docs/cloudkit.md).", valueName: "dir")) var cloud: String?
     @Option(help: "CloudKit moves: the NSPersistentCloudKitContainer's name (the App Group move's cleanup names files after it).")
     var cloudkitContainer: String = "iCloud.com.example.Library"
     @Option(help: "CloudKit moves: seconds an operation waits on the mirror's setup before giving up.") var mirrorSetupDeadline: Double = 5
     @Flag(help: "Moves: keep the CloudKit options on while the store moves (loading it waits on the mirror's setup, which never completes signed out; needs --cloud).")
     var cloudkitOnDuringMove = false
-    @Flag(help: ArgumentHelp("Print the outcome as one JSON line (with this process's peak RSS), for the scenario runner.", visibility: .hidden)) var json = false
 
     func validate() throws {
-        if let holdAtPage, holdAtPage < 1 { throw ValidationError("--hold-at-page must be at least 1") }
         if let maxRestarts, maxRestarts < 0 { throw ValidationError("--max-restarts must not be negative") }
         // sqlite3_backup_step(0) copies nothing, so a backup with 0 pages per step never ends.
         if pagesPerStep == 0 || pagesPerStep < -1 { throw ValidationError("--pages-per-step must be -1 (all at once) or at least 1") }
@@ -49,8 +37,6 @@ struct StrategyArguments: ParsableArguments {
             throw ValidationError("--destination-page-size must be a power of two between 512 and 65536")
         }
         if let stepDelay, !(0...10).contains(stepDelay) { throw ValidationError("--step-delay must be between 0 and 10 seconds") }
-        if (holdAtPage == nil) != (holdMarker == nil) { throw ValidationError("--hold-at-page and --hold-marker go together") }
-        if (gateFIFO == nil) != (gateProgress == nil) { throw ValidationError("--gate-fifo and --gate-progress go together") }
         if !(0.1...3600).contains(mirrorSetupDeadline) { throw ValidationError("--mirror-setup-deadline must be between 0.1 and 3600 seconds") }
     }
 
@@ -66,8 +52,6 @@ struct StrategyArguments: ParsableArguments {
         options.keepSourceKeys = keepSourceKeys
         options.replaceJournalMode = destinationJournalMode
         options.replacePageSize = destinationPageSize
-        if let holdAtPage, let holdMarker { options.hold = SQLiteBackup.Hold(page: holdAtPage, marker: holdMarker) }
-        if let gateFIFO, let gateProgress { options.gate = SQLiteBackup.Gate(fifo: gateFIFO, progress: gateProgress) }
         options.cloud = cloud.map { URL(cliPath: $0).path }
         options.cloudKitContainerName = cloudkitContainer
         options.mirrorSetupDeadline = mirrorSetupDeadline
@@ -128,7 +112,7 @@ struct BackupCommand: ParsableCommand {
     func run() throws {
         let chosen: any BackupStrategy
         do { chosen = try StrategyCatalog.backup(named: strategy) } catch { throw CLIFailure.badInput("\(error)") }
-        try runStrategy(json: arguments.json, startGate: arguments.startGate) {
+        try runStrategy(json: false) {
             try chosen.backup(live: URL(cliPath: store), into: URL(cliPath: directory), model: .appModel(for: URL(cliPath: store), fallback: .library), options: arguments.options)
         }
     }
@@ -145,7 +129,7 @@ struct RestoreCommand: ParsableCommand {
     func run() throws {
         let chosen: any RestoreStrategy
         do { chosen = try StrategyCatalog.restore(named: strategy) } catch { throw CLIFailure.badInput("\(error)") }
-        try runStrategy(json: arguments.json, startGate: arguments.startGate) {
+        try runStrategy(json: false) {
             try chosen.restore(backup: URL(cliPath: backup), over: URL(cliPath: store), model: .appModel(for: URL(cliPath: backup), fallback: .library), options: arguments.options)
         }
     }
@@ -162,8 +146,27 @@ struct RelocateCommand: ParsableCommand {
     func run() throws {
         let chosen: any RelocationStrategy
         do { chosen = try StrategyCatalog.relocation(named: strategy) } catch { throw CLIFailure.badInput("\(error)") }
-        try runStrategy(json: arguments.json, startGate: arguments.startGate) {
+        try runStrategy(json: false) {
             try chosen.relocate(from: URL(cliPath: from), to: URL(cliPath: to), model: .appModel(for: URL(cliPath: from), fallback: .library), options: arguments.options)
         }
+    }
+}
+
+/// `lifeboat step --config FILE`: one backup, restore or move of a run, as the engine wrote it (`StrategyRun`);
+/// started by the engine, not by hand. Prints the outcome as one JSON line (with this process's peak RSS), or
+/// `EnvironmentFailureLine` when its program could not run.
+struct StepCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "step", abstract: "Run one backup, restore or move of a run (used by `lifeboat run`).",
+                                                    shouldDisplay: false)
+    @Option(help: "The step's configuration (JSON written by the engine).") var config: String
+
+    func run() throws {
+        let data: Data
+        do { data = try Data(contentsOf: URL(cliPath: config)) } catch { throw CLIFailure.badInput("cannot read \(config): \(error)") }
+        let step: StrategyRun
+        do { step = try JSONDecoder().decode(StrategyRun.self, from: data) } catch {
+            throw CLIFailure.badInput("\(config) is not a step configuration: \(error)")
+        }
+        try runStrategy(json: true, startGate: step.startGate) { try step.perform() }
     }
 }

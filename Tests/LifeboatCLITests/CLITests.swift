@@ -4,6 +4,7 @@ import LifeboatTestSupport
 import Runner
 import StoreCheck
 import StoreModel
+import Strategies
 import Testing
 
 /// The commands' exit codes: 0 ok, 1 violation, 2 bad input, never a crash.
@@ -77,10 +78,15 @@ import Testing
         let scratch = try Scratch("cli-hold")
         let live = try scratch.store(objects: 600)
         let marker = scratch.path("held")
+        var options = StrategyOptions()
+        options.pagesPerStep = 16
+        options.hold = SQLiteBackup.Hold(page: 37, marker: marker.path)
+        let config = scratch.path("step.json")
+        try JSONEncoder().encode(StrategyRun(action: .backup, strategy: strategy, source: live.path, destination: scratch.path("b").path,
+                                             options: options)).write(to: config)
         let process = Process()
         process.executableURL = try LifeboatExecutable.locate()
-        process.arguments = ["backup", "--strategy", strategy, "--pages-per-step", "16", "--hold-at-page", "37",
-                             "--hold-marker", marker.path, live.path, scratch.path("b").path]
+        process.arguments = ["step", "--config", config.path]
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         let deadline = Date().addingTimeInterval(60)
@@ -104,10 +110,16 @@ import Testing
         }
     }
 
-    @Test func holdOptionsAreCheckedTogether() async throws {
-        #expect(await LifeboatMain.run(["backup", "--strategy", "backup-api", "--hold-at-page", "3", "/tmp/a.sqlite", "/tmp/b"]) == 2)
-        #expect(await LifeboatMain.run(["backup", "--strategy", "backup-api", "--hold-at-page", "0", "--hold-marker", "/tmp/m",
-                                        "/tmp/a.sqlite", "/tmp/b"]) == 2)
+    @Test func aStepConfigThatIsNotOneIsBadInput() async throws {
+        let scratch = try Scratch("cli-step-config")
+        let config = scratch.path("step.json")
+        try Data("{\"action\": \"backup\"}".utf8).write(to: config)
+        #expect(await LifeboatMain.run(["step", "--config", config.path]) == 2)
+        #expect(await LifeboatMain.run(["step", "--config", scratch.path("missing.json").path]) == 2)
+        // An unknown strategy in a well-formed configuration is bad input too, never a finding.
+        try JSONEncoder().encode(StrategyRun(action: .backup, strategy: "no-such-strategy", source: "/tmp/a.sqlite", destination: "/tmp/b",
+                                             options: StrategyOptions())).write(to: config)
+        #expect(await LifeboatMain.run(["step", "--config", config.path]) == 2)
     }
 }
 

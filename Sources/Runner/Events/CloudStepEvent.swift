@@ -4,6 +4,7 @@ import Foundation
 import Reporting
 import Scenario
 import StoreModel
+import Strategies
 import Workload
 
 /// `relocate: STRATEGY` and `sync: live` (docs/cloudkit.md): each a child process, `lifeboat relocate` or
@@ -32,9 +33,16 @@ struct CloudStepEvent: RunEventKind {
         var relocation: (kept: [ChildRegistry.Child], writersRunning: Bool) = ([], false)
         if isMove {
             target = volume.directory.appendingPathComponent(step.options["to"] ?? "AppGroup/Library.sqlite")
-            arguments = ["relocate", "--strategy", step.strategy, current.path, target.path] + (zone.map { ["--cloud", $0.directory.path] } ?? [])
-                + ["--cloudkit-container", cloud.container, "--mirror-setup-deadline", String(cloud.setupDeadline), "--json"]
-                + (step.options["cloudkit"] == "on" ? ["--cloudkit-on-during-move"] : []) + (step.migrateExisting.map { ["--migrate-existing", $0] } ?? [])
+            var options = StrategyOptions()
+            options.cloud = zone?.directory.path
+            options.cloudKitContainerName = cloud.container
+            options.mirrorSetupDeadline = cloud.setupDeadline
+            options.cloudKitDuringMove = step.options["cloudkit"] == "on"
+            if let v = step.migrateExisting.flatMap(MigrateOptions.ExistingDestination.init(rawValue:)) { options.migrateExistingDestination = v }
+            let config = scratch.appendingPathComponent("\(name).json")
+            try JSONEncoder().encode(StrategyRun(action: .relocate, strategy: step.strategy, source: current.path, destination: target.path,
+                                                 options: options)).write(to: config)
+            arguments = ["step", "--config", config.path]
             relocation = beginRelocation(context)
         } else if let zone {
             arguments = ["mirror", current.path, "--cloud", zone.directory.path, "--seed", String(scenario.seed &* 31 &+ UInt64(index)),

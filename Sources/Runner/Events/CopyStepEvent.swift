@@ -46,7 +46,7 @@ struct CopyStepEvent: RunEventKind {
             stepRules.append(try volume.arm(rule))
             note("faultfs", .fault, "armed rule \(ruleIndex) for \(name): \(rule.ops.joined(separator: ",")) \(rule.path) -> \(rule.action)")
         }
-        var arguments: [String]
+        var run: StrategyRun
         let target: URL
         /// The backup a restore copies from (the last one whose files exist).
         var backupSource: (name: String, store: URL)?
@@ -64,31 +64,20 @@ struct CopyStepEvent: RunEventKind {
             backupSource = (last.name, URL(fileURLWithPath: path))
             backupGiven = Measure.checks(URL(fileURLWithPath: path))
             target = live
-            arguments = ["restore", "--strategy", step.strategy, path, live.path]
+            run = StrategyRun(action: .restore, strategy: step.strategy, source: path, destination: live.path, options: Self.options(of: step, live: live))
         default:
             let base = scenario.faults.backupsOnVolume ? volume.directory : scratch
             let directory = base.appendingPathComponent("backups/\(index)" + (step.destination == "reuse" ? "" : "-\(round + 1)"))
             target = directory.appendingPathComponent(live.lastPathComponent)
-            arguments = ["backup", "--strategy", step.strategy, live.path, directory.path]
+            run = StrategyRun(action: .backup, strategy: step.strategy, source: live.path, destination: directory.path, options: Self.options(of: step, live: live))
         }
-        arguments += ["--json"]
-        if let v = step.pagesPerStep { arguments += ["--pages-per-step", String(v)] }
-        if let v = step.stepDelay { arguments += ["--step-delay", String(v)] }
-        if let v = step.maxRestarts { arguments += ["--max-restarts", String(v)] }
-        if let v = step.command { arguments += ["--command", v] }
-        if step.allowClone == false { arguments.append("--no-clone") }
-        if step.copyExternalData == false { arguments.append("--no-external-data") }
-        if let v = step.migrateExisting { arguments += ["--migrate-existing", v] }
-        // A user's store has no identity attribute: the oracle names its objects by table and key, so a migrate
-        // keeps the keys there (docs/fidelity.md); Core Data's new keys are what the CLI and bench use.
-        if step.strategy.contains("migrate"), (try? StoreKind.of(live)) == .layout { arguments.append("--keep-source-keys") }
         let holdMarker = scratch.appendingPathComponent("hold-\(name)")
-        if let page = crashPlan?.atPage { arguments += ["--hold-at-page", String(page), "--hold-marker", holdMarker.path] }
+        if let page = crashPlan?.atPage { run.options.hold = SQLiteBackup.Hold(page: page, marker: holdMarker.path) }
         var gate: Lockstep.GateFiles?
         if lockstep != nil, crashPlan == nil, step.action == .backup, Lockstep.steppableStrategies.contains(step.strategy) {
             let files = try Lockstep.GateFiles(scratch: scratch, name: name)
             gate = files
-            arguments += ["--gate-fifo", files.fifo.path, "--gate-progress", files.progress.path]
+            run.options.gate = SQLiteBackup.Gate(fifo: files.fifo.path, progress: files.progress.path)
         }
         let start = now()
         let walAtStart = RunReaders.walBytes(live)
@@ -105,8 +94,10 @@ struct CopyStepEvent: RunEventKind {
         // waits at a start gate until then, so a quick program's first calls are inside the rule's scope too.
         let startGate = scratch.appendingPathComponent("start-\(name)")
         let scoped = scenario.faults.rules.contains { $0.hasActor(name) == true }
-        if scoped { arguments += ["--start-gate", startGate.path] }
-        let child = try children.start(name, executable: context.executable, arguments: arguments, environment: environment)
+        if scoped { run.startGate = startGate.path }
+        let config = scratch.appendingPathComponent("\(name).json")
+        try JSONEncoder().encode(run).write(to: config)
+        let child = try children.start(name, executable: context.executable, arguments: ["step", "--config", config.path], environment: environment)
         if scoped { _ = FileManager.default.createFile(atPath: startGate.path, contents: nil) }
         if let gate, let lockstep { try lockstep.drive(name, child: child, gate: gate, clock: context.clock, note: note) }
         entries += try whileRunning?(child) ?? []
@@ -235,6 +226,24 @@ struct CopyStepEvent: RunEventKind {
             entries += try crashes.simulate(deferredCrash.plan, children: children, volume: volume, live: live, reason: deferredCrash.reason, pending: entries)
         }
         return entries
+    }
+}
+
+extension CopyStepEvent {
+    /// The strategy's options from the step's keys (docs/scenario-file.md).
+    static func options(of step: Scenario.Step, live: URL) -> StrategyOptions {
+        var options = StrategyOptions()
+        if let v = step.pagesPerStep { options.pagesPerStep = Int32(v) }
+        if let v = step.stepDelay { options.stepDelay = v }
+        if let v = step.maxRestarts { options.maxRestarts = v }
+        options.command = step.command
+        if step.allowClone == false { options.allowClone = false }
+        if step.copyExternalData == false { options.copyExternalData = false }
+        if let v = step.migrateExisting.flatMap(MigrateOptions.ExistingDestination.init(rawValue:)) { options.migrateExistingDestination = v }
+        // A user's store has no identity attribute: the oracle names its objects by table and key, so a migrate
+        // keeps the keys there (docs/fidelity.md); Core Data's new keys are what the CLI and bench use.
+        options.keepSourceKeys = step.strategy.contains("migrate") && (try? StoreKind.of(live)) == .layout
+        return options
     }
 }
 

@@ -42,7 +42,7 @@ struct CopyStepEntry: ScheduleEntryKind {
         step.migrateExisting = try r.choice("migrate_existing", ["append", "overwrite"])
         step.atTime = try r.double("at_time", range: 0...86_400)
         if let coordinator = try r.choice("coordinator", ["own", "app"]) {
-            // `app`: migratePersistentStore on the app's own coordinator (ScenarioRunner+InAppMigrate.swift).
+            // `app`: migratePersistentStore on the app's own coordinator (Runner/Events/InAppMigrateStep.swift).
             guard action == .backup, name == "migrate" else {
                 throw r.error(r.node("coordinator") ?? node, "schedule[\(index)].coordinator is for `backup: migrate` (whose coordinator migrates the store), not `\(key): \(name)`")
             }
