@@ -9,8 +9,10 @@
 # PAIRED=1 adds ROUNDS rounds in which one process (Python's sqlite3 module) makes TXNS such commits with 1
 # writer on every target in turn, one commit each, so that every target's commits share the machine's load
 # commit by commit; it prints each target's median, 90th percentile and mean commit latency and the median of
-# the per-commit ratios to native. On a loaded machine whose device flush swings 10x from one second to the
-# next, that is the figure that still compares the two sides' own cost.
+# the per-commit ratios to native and of each FaultFS target to each peer. On a loaded machine whose device
+# flush swings 10x from one second to the next, that is the figure that still compares the sides' own cost.
+# Every target's commit then finds its daemon idle since its previous one (no back-to-back requests), so
+# FUSE targets pay a wake-up per request that the round totals partly hide.
 # Usage: scripts/bench-fuse-compare.sh [ROUNDS] [TXNS] [NAME=DIRECTORY ...]
 #        env FAULTFS=path/to/faultfs (default .build/release/faultfs), BENCH_DIR=scratch dir,
 #        FAULTFS_BEFORE / FAULTFS_BEFORE_ARGS (FaultFS as it was, in the same rounds: scripts/fuse-peers.sh),
@@ -47,8 +49,9 @@ script "$TXNS" 0 > "$WORK/one.sql"
 PER=$(( (TXNS + 2) / 3 ))
 for w in 1 2 3; do script "$PER" "$w" > "$WORK/w$w.sql"; done
 
-run() { # $1 = writers, $2 = directory; prints seconds
+run() { # $1 = writers, $2 = directory; prints seconds (in a subshell: its errors name the directory)
   set -- "$2" "$1"
+  exec 2> >(sed -u "s|^|$1: |" >&2)
   rm -f "$1"/bench.db "$1"/bench.db-wal "$1"/bench.db-shm
   sqlite3 "$1/bench.db" "PRAGMA journal_mode=WAL; CREATE TABLE t(id INTEGER PRIMARY KEY, w INTEGER, v BLOB);" >/dev/null
   local start end
@@ -108,6 +111,11 @@ for k, name in enumerate(names):
     line += f" {name} median {us(l[len(l) // 2])} p90 {us(l[int(0.9 * (len(l) - 1))])} mean {us(statistics.mean(l))} us"
     if k: line += f" (median per-commit ratio {statistics.median(b / a for a, b in zip(lat[0], lat[k])):.2f})"
     line += ";"
+# FaultFS against each peer (a target that is neither native nor FaultFS), commit by commit.
+for k, name in enumerate(names):
+    for p, peer in enumerate(names):
+        if name.startswith("faultfs-") and p and not peer.startswith("faultfs-"):
+            line += f" {name}/{peer} median per-commit ratio {statistics.median(b / a for a, b in zip(lat[p], lat[k])):.2f};"
 print(f"{line} load {open('/proc/loadavg').read().split()[0]}")
 PY
 }
