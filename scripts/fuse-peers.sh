@@ -4,7 +4,8 @@
 # FAULTFS_BEFORE=path/to/another/faultfs (e.g. main's release build) and/or FAULTFS_BEFORE_ARGS (e.g.
 # --high-level, this build's libfuse high-level table) add "faultfs-before-*" targets: FaultFS as it was, in the
 # same rounds. Every FaultFS daemon's FUSE requests per operation are printed (`requests` in its status; a
-# build without that field prints "?").
+# build without that field prints "?"). With OPS_PER_RUN (operations in each run) the rounds loop also prints
+# every target's device flushes per operation and each FaultFS daemon's CPU per operation and per round.
 FAULTFS=${FAULTFS:-$HERE/.build/release/faultfs}
 [ -x "$FAULTFS" ] || FAULTFS=$HERE/.build/debug/faultfs
 [ -x "$FAULTFS" ] || { echo "faultfs not built (swift build -c release --product faultfs)" >&2; exit 2; }
