@@ -84,7 +84,7 @@ fsx)
     mapfile -t same < <(printf '%s\n' "${refused[@]+"${refused[@]}"}" | sort -u | grep -v '^$' || true)
     echo "$line"
     echo "$variant: left out on every side:$( [ ${#same[@]} -gt 0 ] && flag_names "${same[@]}" || echo ' nothing'); fsx ${flags[*]} ${same[*]}"
-    rounds_loop "${ROUNDS:-1}" "$variant" fsx_run
+    OPS_PER_RUN=$OPS rounds_loop "${ROUNDS:-1}" "$variant" fsx_run
     print_requests $(( ${ROUNDS:-1} * OPS ))
     echo "$variant: daemon VmHWM faultfs-hs-on $(daemon_hwm hs-on) MiB, faultfs-hs-off $(daemon_hwm hs-off) MiB"
     unmount_faultfs_all

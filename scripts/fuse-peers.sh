@@ -4,7 +4,8 @@
 # FAULTFS_BEFORE=path/to/another/faultfs (e.g. main's release build) and/or FAULTFS_BEFORE_ARGS (e.g.
 # --high-level, this build's libfuse high-level table) add "faultfs-before-*" targets: FaultFS as it was, in the
 # same rounds. Every FaultFS daemon's FUSE requests per operation are printed (`requests` in its status; a
-# build without that field prints "?").
+# build without that field prints "?"). With OPS_PER_RUN (operations in each run) the rounds loop also prints
+# every target's device flushes per operation and each FaultFS daemon's CPU per operation and per round.
 FAULTFS=${FAULTFS:-$HERE/.build/release/faultfs}
 [ -x "$FAULTFS" ] || FAULTFS=$HERE/.build/debug/faultfs
 [ -x "$FAULTFS" ] || { echo "faultfs not built (swift build -c release --product faultfs)" >&2; exit 2; }
@@ -87,17 +88,41 @@ describe_targets() {
 
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
+# What a run cost besides its time: the device flushes of the disk under WORK (/proc/diskstats' flush requests,
+# field 16 of a disk's statistics, counted for the whole disk: other work on the machine adds to it) and, for a
+# FaultFS target, its daemon's user and system CPU time (/proc/PID/stat, in clock ticks).
+flush_disk() {
+  local dev name
+  dev=$(df --output=source "$WORK" | tail -1); name=$(basename "$(readlink -f "$dev")")
+  [ -e "/sys/class/block/$name/partition" ] && name=$(basename "$(readlink -f "/sys/class/block/$name/..")")
+  echo "$name"
+}
+FLUSH_DISK=
+disk_flushes() { awk -v d="$FLUSH_DISK" '$3 == d {print ($19 == "" ? 0 : $19); f = 1} END {if (!f) print 0}' /proc/diskstats; }
+daemon_ticks() { # $1 = target directory; prints utime+stime ticks of the FaultFS daemon serving it, or nothing
+  local label
+  case "$1" in "$WORK"/*/mnt) label=${1#"$WORK"/}; label=${label%/mnt} ;; *) return 0 ;; esac
+  local pid=${DAEMONS[$label]:-}
+  [ -n "$pid" ] && awk '{print $14 + $15}' "/proc/$pid/stat" 2>/dev/null || true
+}
+
 # rounds_loop ROUNDS LABEL COMMAND ARGS...: runs COMMAND DIR ARGS... (it prints seconds) on every target per
 # round, in order, printing each round's times, ratios to native and load; then the medians.
 rounds_loop() {
   local rounds=$1 label=$2; shift 2
   local n i r t nat line summary ratio p pt
-  for n in "${NAMES[@]}"; do : > "$WORK/$n.times"; done
+  local f0 f1 c0 c1 hz
+  [ -n "$FLUSH_DISK" ] || FLUSH_DISK=$(flush_disk)
+  for n in "${NAMES[@]}"; do : > "$WORK/$n.times"; : > "$WORK/$n.flushes"; : > "$WORK/$n.ticks"; done
   for r in $(seq "$rounds"); do
     line="$label round $r:"
     for i in "${!NAMES[@]}"; do
+      f0=$(disk_flushes); c0=$(daemon_ticks "${DIRS[$i]}")
       if t=$("$@" "${DIRS[$i]}"); then :; else t=nan; fi
+      f1=$(disk_flushes); c1=$(daemon_ticks "${DIRS[$i]}")
       echo "$t" >> "$WORK/${NAMES[$i]}.times"
+      echo $(( f1 - f0 )) >> "$WORK/${NAMES[$i]}.flushes"
+      [ -z "$c0" ] || [ -z "$c1" ] || echo $(( c1 - c0 )) >> "$WORK/${NAMES[$i]}.ticks"
       line+=$(printf ' %s %s s' "${NAMES[$i]}" "$( [ "$t" = nan ] && echo FAILED || printf %.3f "$t")")
     done
     nat=$(tail -1 "$WORK/native.times")
@@ -128,4 +153,17 @@ rounds_loop() {
     done
   done
   echo "$summary"
+  # Per operation (OPS_PER_RUN operations in each run): device flushes (median over rounds) and the daemon's CPU.
+  if [ -n "${OPS_PER_RUN:-}" ]; then
+    hz=$(getconf CLK_TCK)
+    summary="$label per operation ($OPS_PER_RUN per run, device $FLUSH_DISK):"
+    for n in "${NAMES[@]}"; do
+      summary+=$(printf ' %s %s flushes' "$n" "$(median < "$WORK/$n.flushes" | awk -v o="$OPS_PER_RUN" '{printf "%.2f", $1 / o}')")
+      [ -s "$WORK/$n.ticks" ] && summary+=$(printf ', daemon CPU %s us (rounds: %s ms)' \
+        "$(median < "$WORK/$n.ticks" | awk -v o="$OPS_PER_RUN" -v hz="$hz" '{printf "%.0f", $1 * 1e6 / hz / o}')" \
+        "$(awk -v hz="$hz" '{printf "%s%d", (NR > 1 ? " " : ""), $1 * 1000 / hz}' "$WORK/$n.ticks")")
+      summary+=";"
+    done
+    echo "$summary"
+  fi
 }
