@@ -90,6 +90,8 @@ public struct FaultWalk: Sendable {
         public var report: String
         /// For a violated N: a scenario with the rule `nth: N` expecting the violation (`lifeboat replay` it).
         public var repro: String?
+        /// The run's own coverage: the walk's is the sum over its rows, so merged shards sum exactly the rows kept.
+        public var coverage: RunCoverage?
     }
 
     public struct State: Sendable, Codable {
@@ -254,6 +256,7 @@ public struct FaultWalk: Sendable {
                       cause: violated.compactMap(\.cause).first,
                       errors: result.environmentError.map { ["environment error: \($0)"] } ?? result.errors,
                       seconds: Date().timeIntervalSince(started), report: runDirectory.url.path)
+        row.coverage = result.coverage
         if let first = violated.first {
             var repro = RunReports.replayable(scenario, file: config.scenarioFile)
             repro.expect = .violation(first.invariant)
