@@ -363,23 +363,10 @@ public struct DeepSearch {
         settings.progress = nil
         let started = Date()
         let run = try ScenarioRuns.run(scenario, file: file, settings: settings)
-        let (result, runDirectory) = (run.result, run.directory)
-        let violated = result.verdicts.filter { $0.status == .violated }
-        var row = FaultWalk.Row(n: 1, fired: true, hit: nil,
-                                outcome: result.environmentError != nil ? FaultWalk.notRun : violated.isEmpty ? (result.errors.isEmpty ? "held" : "error") : "violated",
-                                violated: violated.map(\.invariant), evidence: Array(violated.flatMap(\.evidence).prefix(3)),
-                                cause: violated.compactMap(\.cause).first, errors: result.errors,
-                                seconds: Date().timeIntervalSince(started), report: runDirectory.url.path)
-        if let first = violated.first {
-            var repro = RunReports.replayable(scenario, file: file)
-            repro.expect = .violation(first.invariant)
-            repro.name = "\(target.base.name)-crash-after-success-\(mode)"
-            let reproFile = folder.appendingPathComponent("repro.yaml")
-            try Data(("# try --deep: crash (\(mode)) the moment \(target.actor) reported success -> \(first.invariant) violated\n"
-                      + "# Replay: lifeboat replay \(reproFile.path)\n" + ScenarioYAML.render(repro)).utf8).write(to: reproFile, options: .atomic)
-            row.repro = reproFile.path
-        }
-        return row
+        return try FaultWalk.row(n: 1, of: run, scenario: scenario, file: file, fired: true, hit: nil, excused: [],
+                                 seconds: Date().timeIntervalSince(started),
+                                 repro: (name: "\(target.base.name)-crash-after-success-\(mode)", file: folder.appendingPathComponent("repro.yaml"),
+                                         note: "try --deep: crash (\(mode)) the moment \(target.actor) reported success"))
     }
 
     private func finish(_ summary: Summary, started: Date) throws -> Summary {
