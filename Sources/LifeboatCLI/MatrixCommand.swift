@@ -34,6 +34,7 @@ struct MatrixCommand: ParsableCommand {
     func validate() throws {
         guard (0...100).contains(reproduce) else { throw ValidationError("--reproduce must be between 0 and 100") }
         _ = try shardValue()
+        if shard != nil, out != nil { throw ValidationError("--out publishes the whole matrix; a shard has a slice of it (run without --shard to publish)") }
     }
 
     func run() throws {

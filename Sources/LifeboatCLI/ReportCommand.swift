@@ -81,6 +81,11 @@ struct ReportMergeCommand: ParsableCommand {
         let isTry = merged.command.hasPrefix("lifeboat try")
         print("merged \(folders.count) folder(s) of \(isTry ? "try" : "matrix") \(merged.plan?.id.prefix(16) ?? ""): \(merged.plan?.cases.count ?? 0) case(s); "
               + "\(merged.cells.filter(\.held).count) cell(s) held, \(merged.cells.filter(\.caught).count) caught, \(merged.notRunCount) not run")
+        if isTry {
+            // One line per situation, as `try` prints them (the situations `try` left out are the shards' to say).
+            print("")
+            for line in TryProgram.lines(merged, skipped: [], matrix: outURL, width: TerminalStyle.columns) { print(line) }
+        }
         print("report: \(outURL.path)/matrix.html")
         if isTry {
             // As `try` exits: 1 a finding, 2 a program that could not start, 3 a situation not exercised.

@@ -44,7 +44,7 @@ struct WalkCommand: ParsableCommand {
     }
     @Option(help: "First N.") var from: Int = 1
     @Option(help: "Highest N to try.") var max: Int?
-    @Option(help: ArgumentHelp("Take every N-th N of the walk, starting at the K-th (1-based); `lifeboat report merge` the N walk folders into the whole walk.", valueName: "K/N"))
+    @Option(help: ArgumentHelp("Take every M-th N of the walk, starting at the K-th (1-based); `lifeboat report merge` the M walk folders into the whole walk.", valueName: "K/M"))
     var shard: String?
     @Flag(help: "Stop at the first N that violates an invariant.") var stopAtFailure = false
     @Option(help: "The walk's directory (created under --reports when not given); an existing one is resumed.") var directory: String?
