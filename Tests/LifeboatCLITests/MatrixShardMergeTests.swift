@@ -116,6 +116,31 @@ import Testing
         try await refusals(first: first, second: second, whole: whole, scratch: scratch)
     }
 
+    /// `try --shard`: each shard's folder holds its own copy of the situations (`scenarios/`), so the plan names
+    /// them by content, not path; merged, the page is the unsharded try's.
+    @Test func aTryInTwoShardsMergesIntoTheTryOfOneRun() async throws {
+        let scratch = try Scratch("try-shards")
+        func attempt(_ label: String, _ extra: [String]) async throws -> (URL, Int32) {
+            let reports = scratch.path("reports-\(label)")
+            let code = await LifeboatMain.run(["try", "--backup", "cp \"$LIFEBOAT_STORE\" \"$LIFEBOAT_BACKUP_DIR/\"", "--situations", "idle",
+                                               "--seeds", "1-3", "--reports", reports.path, "--scratch", scratch.path("scratch-\(label)").path] + extra)
+            return (try Self.latest(reports), code)
+        }
+        let (whole, wholeCode) = try await attempt("whole", [])
+        let (first, _) = try await attempt("1", ["--shard", "1/2"])
+        let (second, _) = try await attempt("2", ["--shard", "2/2"])
+        let merged = scratch.path("reports-merged/try-20260101-000000-abcdef")
+        #expect(await LifeboatMain.run(["report", "merge", first.path, second.path, "--out", merged.path]) == wholeCode)
+        let roots = [whole, first, second, merged] + ["whole", "1", "2"].map { scratch.path("scratch-\($0)") }
+        let differences = try PageComparison.differences(whole, merged, files: Self.pages, roots: roots)
+        #expect(differences.isEmpty, "\(differences.joined(separator: "\n"))")
+        let (result, _) = try MatrixMerge.read(merged)
+        #expect(result.cells.map { $0.runs.map(\.seed) } == [[1, 2, 3]])
+        let situations = try FileManager.default.contentsOfDirectory(atPath: result.directory)
+        #expect(result.directory.hasPrefix(merged.path) && !situations.isEmpty, "\(result.directory)")
+        #expect(try [first, second].map { try MatrixMerge.read($0).0.cells.flatMap(\.runs).map(\.seed) } == [[1, 3], [2]])
+    }
+
     /// Merges that would lose or repeat a run exit 2 and write nothing.
     func refusals(first: URL, second: URL, whole: URL, scratch: Scratch) async throws {
         func refused(_ folders: [URL], _ label: String) async {

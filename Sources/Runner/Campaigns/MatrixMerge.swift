@@ -62,6 +62,14 @@ public enum MatrixMerge {
             if let run { cells[cells.count - 1].runs.append(run) } else { cells[cells.count - 1].notExercised = cell.notExercised }
         }
         var merged = first
+        // `try` writes its situations into its own folder (`scenarios/`): the first shard's copy comes along, and
+        // the merged page names it there.
+        let inside = parts[0].standardizedFileURL.path + "/"
+        if first.directory.hasPrefix(inside) {
+            let relative = String(first.directory.dropFirst(inside.count))
+            try ShardPlan.copy(relative, from: parts[0], into: out, taken: &taken)
+            merged.directory = out.standardizedFileURL.appendingPathComponent(relative).path
+        }
         merged.matrixID = out.lastPathComponent
         merged.startedAt = results.map(\.startedAt).min() ?? first.startedAt
         // Shards run side by side: the matrix took as long as its longest shard.
