@@ -35,10 +35,31 @@ extension DeepSearch {
         try JSONDecoder().decode(Summary.self, from: Data(contentsOf: folder.appendingPathComponent(summaryFile)))
     }
 
-    /// Merges the deep searches in `parts` (one seed's `deep-seed<N>` folders of each shard) into `out`: the walks'
-    /// folders copied in (paths inside their pages and repros pointed at `out`), one probe's folders, and deep.json
-    /// and deep.md as one unsharded search writes them. Checked whole before anything is written.
-    public static func merge(_ parts: [URL], into out: URL) throws -> Summary {
+    /// A merge checked whole and ready to write: the merged summary, what to copy, and the walks' folders whose
+    /// pages and repros name paths inside their part.
+    public struct PreparedMerge: Sendable {
+        public var summary: Summary
+        var copies: ShardPlan.Copies
+        var walks: [(folder: String, part: URL)]
+        var out: URL
+
+        /// Writes the merged search into `out` (made by the caller): the copies, the walks' paths pointed at `out`,
+        /// deep.json and deep.md.
+        func write() throws {
+            try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+            try copies.write(into: out)
+            for (folder, part) in walks { try DeepSearch.repoint(folder: out.appendingPathComponent(folder), from: part, to: out) }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            try encoder.encode(summary).write(to: out.appendingPathComponent(DeepSearch.summaryFile), options: .atomic)
+            try Data(DeepSearch.markdown(summary).utf8).write(to: out.appendingPathComponent("deep.md"), options: .atomic)
+        }
+    }
+
+    /// Checks the deep searches in `parts` (one seed's `deep-seed<N>` folders of each shard) and prepares their
+    /// merge into `out`: the walks' folders (their paths pointed at `out`), one shard's probes, and deep.json and
+    /// deep.md as one unsharded search writes them. Nothing is written until `write`.
+    public static func prepareMerge(_ parts: [URL], into out: URL) throws -> PreparedMerge {
         let summaries = try parts.map { try read($0) }
         let checked = try zip(parts, summaries).map { part, summary -> ShardPlan.Part in
             guard let plan = summary.plan, let searched = summary.searched else {
@@ -47,7 +68,6 @@ extension DeepSearch {
             return ShardPlan.Part(label: part.path, plan: plan, keys: searched.map(\.walk))
         }
         let whole = try ShardPlan.check(checked)
-        try ShardPlan.prepare(out, parts: parts)
         var byWalk: [String: (part: URL, searched: Searched)] = [:]
         for (part, summary) in zip(parts, summaries) {
             for searched in summary.searched ?? [] { byWalk[searched.walk] = (part, searched) }
@@ -62,10 +82,12 @@ extension DeepSearch {
         merged.covered = 0
         // Shards run side by side: the search took as long as its longest shard.
         merged.seconds = summaries.map(\.seconds).max() ?? first.seconds
-        var taken = Set<String>()
+        var copies = ShardPlan.Copies()
+        var walks: [(folder: String, part: URL)] = []
         for walk in whole.cases {
             guard let (part, found) = byWalk[walk] else { continue }
-            try copyRepointed(walk, from: part, into: out, taken: &taken)
+            try copies.add(walk, from: part)
+            walks.append((walk, part))
             var searched = found
             if let repro = found.finding?.repro { searched.finding?.repro = repoint(repro, from: part, to: out) }
             merged.searched?.append(searched)
@@ -75,13 +97,9 @@ extension DeepSearch {
         }
         // The probes ran in every shard, alike: the first shard's stand for them.
         for name in try FileManager.default.contentsOfDirectory(atPath: parts[0].path).sorted() where name.hasPrefix("probe-") {
-            try ShardPlan.copy(name, from: parts[0], into: out, taken: &taken)
+            try copies.add(name, from: parts[0])
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        try encoder.encode(merged).write(to: out.appendingPathComponent(summaryFile), options: .atomic)
-        try Data(markdown(merged).utf8).write(to: out.appendingPathComponent("deep.md"), options: .atomic)
-        return merged
+        return PreparedMerge(summary: merged, copies: copies, walks: walks, out: out)
     }
 
     /// A path inside `part` as the same path inside `out`.
@@ -90,11 +108,9 @@ extension DeepSearch {
         return path.hasPrefix(prefix) ? out.standardizedFileURL.path + "/" + path.dropFirst(prefix.count) : path
     }
 
-    /// Copies a walk's folder and points the paths its walk.json, pages and repros name inside `part` at `out`
-    /// (a finding's repro, each row's report), so the merged folder stands on its own.
-    static func copyRepointed(_ walk: String, from part: URL, into out: URL, taken: inout Set<String>) throws {
-        try ShardPlan.copy(walk, from: part, into: out, taken: &taken)
-        let folder = out.appendingPathComponent(walk)
+    /// Points the paths a copied walk's walk.json, pages and repros name inside `part` at `out` (a finding's
+    /// repro, each row's report), so the merged folder stands on its own.
+    static func repoint(folder: URL, from part: URL, to out: URL) throws {
         let old = part.standardizedFileURL.path + "/", new = out.standardizedFileURL.path + "/"
         for name in try FileManager.default.contentsOfDirectory(atPath: folder.path)
         where [".json", ".md", ".html", ".yaml"].contains(where: name.hasSuffix) {
@@ -113,15 +129,10 @@ extension DeepSearch {
         for part in parts.dropFirst() where try seeds(part) != wanted {
             throw ShardPlan.MergeError(message: "\(part.path) searched \(try seeds(part).joined(separator: ", ")), \(parts[0].path) searched \(wanted.joined(separator: ", ")): not shards of one search")
         }
-        // Check every seed's parts before writing any of them.
-        for seed in wanted {
-            let summaries = try parts.map { try read($0.appendingPathComponent(seed)) }
-            _ = try ShardPlan.check(zip(parts, summaries).map { part, summary in
-                ShardPlan.Part(label: part.appendingPathComponent(seed).path, plan: summary.plan ?? ShardPlan(kind: "none", cases: [], content: [], shard: nil),
-                               keys: (summary.searched ?? []).map(\.walk))
-            })
-        }
+        // Every seed's parts checked, and every file to copy found, before anything is written.
+        let prepared = try wanted.map { seed in try prepareMerge(parts.map { $0.appendingPathComponent(seed) }, into: out.appendingPathComponent(seed)) }
         try ShardPlan.prepare(out, parts: parts)
-        return try wanted.map { seed in (seed, try merge(parts.map { $0.appendingPathComponent(seed) }, into: out.appendingPathComponent(seed))) }
+        for merge in prepared { try merge.write() }
+        return zip(wanted, prepared).map { ($0, $1.summary) }
     }
 }

@@ -58,23 +58,29 @@ extension FaultWalk {
             throw ShardPlan.MergeError(message: "the walk's N(s) \(missing.prefix(8).map(String.init).joined(separator: ", ")) are in no folder"
                                        + (Set(have).count != have.count ? ", and some N is in two" : ""))
         }
-        try ShardPlan.prepare(out, parts: parts)
-        var taken = Set<String>()
+        var copies = ShardPlan.Copies()
+        var repros: [(file: URL, old: String, new: String)] = []
         var state = State(scenario: first.scenario, config: config)
         for (part, row) in rows {
             var row = row
             let report = DeepSearch.repoint(row.report, from: part, to: out)
-            try ShardPlan.copy(String(report.dropFirst(out.standardizedFileURL.path.count + 1)), from: part, into: out, taken: &taken)
+            try copies.add(String(report.dropFirst(out.standardizedFileURL.path.count + 1)), from: part)
             row.report = report
             if let repro = row.repro {
-                row.repro = DeepSearch.repoint(repro, from: part, to: out)
+                let moved = DeepSearch.repoint(repro, from: part, to: out)
                 let name = URL(fileURLWithPath: repro).lastPathComponent
-                try ShardPlan.copy(name, from: part, into: out, taken: &taken)
-                let file = out.appendingPathComponent(name)
-                let text = try String(contentsOf: file, encoding: .utf8)
-                try Data(text.replacingOccurrences(of: repro, with: row.repro ?? repro).utf8).write(to: file, options: .atomic)
+                try copies.add(name, from: part)
+                repros.append((out.appendingPathComponent(name), repro, moved))
+                row.repro = moved
             }
             state.rows.append(row)
+        }
+        // Everything was checked: now the folder is made and written, each repro naming its new place.
+        try ShardPlan.prepare(out, parts: parts)
+        try copies.write(into: out)
+        for repro in repros {
+            let text = try String(contentsOf: repro.file, encoding: .utf8)
+            try Data(text.replacingOccurrences(of: repro.old, with: repro.new).utf8).write(to: repro.file, options: .atomic)
         }
         state.coverage = RunCoverage.merged(state.rows.compactMap { $0.coverage })
         // Shards run side by side: the walk took as long as its longest shard.

@@ -164,5 +164,12 @@ import Testing
         dropped.cells[0].runs.removeAll()
         try Data(try ToolMatrixReport.json(dropped).utf8).write(to: tampered.appendingPathComponent("matrix.json"))
         await refused([first, tampered], "a run in no folder")
+        // And one whose run folder was not copied with it: refused before the merged folder is made at all.
+        let partial = scratch.path("partial")
+        try FileManager.default.copyItem(at: second, to: partial)
+        let run = try #require(try MatrixMerge.read(partial).0.cells.flatMap(\.runs).first { !$0.report.isEmpty })
+        try FileManager.default.removeItem(at: partial.appendingPathComponent(run.report))
+        await refused([first, partial], "a run folder missing")
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("refused-a run folder missing").path))
     }
 }

@@ -36,16 +36,15 @@ public enum MatrixMerge {
             throw ShardPlan.MergeError(message: "\(part.path) ran other tool versions than \(parts[0].path): "
                                        + "\(result.tools.map { "\($0.recipe) \($0.version)" }.joined(separator: ", ")) vs \(first.tools.map { "\($0.recipe) \($0.version)" }.joined(separator: ", "))")
         }
-        try ShardPlan.prepare(out, parts: parts)
-        var taken = Set<String>()
+        var copies = ShardPlan.Copies()
         var byKey: [String: (cell: ToolMatrix.Cell, run: ToolMatrix.Run?)] = [:]
         for (part, result) in zip(parts, results) {
             for cell in result.cells {
                 if cell.notExercised != nil { byKey[ToolMatrix.key(cell.recipe, cell.situation, seed: nil)] = (cell, nil) }
                 for run in cell.runs {
                     byKey[ToolMatrix.key(cell.recipe, cell.situation, seed: run.seed)] = (cell, run)
-                    if !run.report.isEmpty { try ShardPlan.copy(run.report, from: part, into: out, taken: &taken) }
-                    if let repro = run.repro { try ShardPlan.copy(repro, from: part, into: out, taken: &taken) }
+                    if !run.report.isEmpty { try copies.add(run.report, from: part) }
+                    if let repro = run.repro { try copies.add(repro, from: part) }
                 }
             }
         }
@@ -67,7 +66,7 @@ public enum MatrixMerge {
         let inside = parts[0].standardizedFileURL.path + "/"
         if first.directory.hasPrefix(inside) {
             let relative = String(first.directory.dropFirst(inside.count))
-            try ShardPlan.copy(relative, from: parts[0], into: out, taken: &taken)
+            try copies.add(relative, from: parts[0])
             merged.directory = out.standardizedFileURL.appendingPathComponent(relative).path
         }
         merged.matrixID = out.lastPathComponent
@@ -81,6 +80,9 @@ public enum MatrixMerge {
         merged.situationNotes = results.reduce(into: [:]) { notes, result in notes.merge(result.situationNotes) { a, _ in a } }
         merged.plan = whole
         merged.versionChanges = ToolMatrix.versionChanges(merged)
+        // Everything was checked: now the folder is made and written.
+        try ShardPlan.prepare(out, parts: parts)
+        try copies.write(into: out)
         try ToolMatrixReport.write(merged, to: RunDirectory(existing: out))
         return merged
     }

@@ -89,18 +89,32 @@ public struct ShardPlan: Sendable, Codable, Equatable {
         return whole
     }
 
-    /// Copies `relative` (a run folder, a repro) from `part` into `out`, refusing a name two parts both bring.
-    public static func copy(_ relative: String, from part: URL, into out: URL, taken: inout Set<String>) throws {
-        let from = part.appendingPathComponent(relative)
-        guard FileManager.default.fileExists(atPath: from.path) else {
-            throw MergeError(message: "\(part.path): \(relative) is missing (was the folder copied whole?)")
+    /// The files a merge copies from its parts (run folders, repros, a walk's folder), each checked as it is
+    /// added, so that a part missing one, or two parts bringing the same name, is refused before anything is
+    /// written; `write` copies them once the merged folder is made.
+    public struct Copies: Sendable {
+        private var items: [(from: URL, relative: String)] = []
+        private var taken = Set<String>()
+        public init() {}
+
+        public mutating func add(_ relative: String, from part: URL) throws {
+            let from = part.appendingPathComponent(relative)
+            guard FileManager.default.fileExists(atPath: from.path) else {
+                throw MergeError(message: "\(part.path): \(relative) is missing (was the folder copied whole?)")
+            }
+            guard taken.insert(relative).inserted else {
+                throw MergeError(message: "two folders hold \(relative); they are copies of one shard")
+            }
+            items.append((from, relative))
         }
-        guard taken.insert(relative).inserted else {
-            throw MergeError(message: "two folders hold \(relative); they are copies of one shard")
+
+        public func write(into out: URL) throws {
+            for item in items {
+                let to = out.appendingPathComponent(item.relative)
+                try FileManager.default.createDirectory(at: to.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try FileManager.default.copyItem(at: item.from, to: to)
+            }
         }
-        let to = out.appendingPathComponent(relative)
-        try FileManager.default.createDirectory(at: to.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: from, to: to)
     }
 
     /// `out` is absent or empty and is none of `parts`; created.
