@@ -136,3 +136,11 @@ extension DeepSearch {
         return zip(wanted, prepared).map { ($0, $1.summary) }
     }
 }
+
+extension DeepSearch.Finding {
+    /// A walk's failing row as a finding: the walk and the program's call are the search's own, the rest is the
+    /// row's (`FaultWalk.row`, the one builder of a walk's row).
+    init(walk: String, operation: String, row: FaultWalk.Row) {
+        self.init(walk: walk, n: row.n, operation: operation, violated: row.violated, evidence: row.evidence, cause: row.cause, repro: row.repro)
+    }
+}

@@ -299,9 +299,7 @@ public struct DeepSearch {
                 summary.runs += 1
                 summary.covered += 1
                 progress("\(walk.label) -> \(row.outcome)" + (row.violated.isEmpty ? "" : " (\(row.violated.joined(separator: ", ")))"))
-                let finding = row.outcome != "violated" ? nil
-                    : Finding(walk: walk.label, n: 1, operation: "\(target.actor) reported success",
-                              violated: row.violated, evidence: row.evidence, cause: row.cause, repro: row.repro)
+                let finding = row.outcome != "violated" ? nil : Finding(walk: walk.label, operation: "\(target.actor) reported success", row: row)
                 summary.findings += finding.map { [$0] } ?? []
                 summary.searched?.append(Searched(walk: walk.folder, runs: 1, covered: 1, finding: finding))
                 continue
@@ -315,10 +313,7 @@ public struct DeepSearch {
             // not a pass, and the next walk takes over.
             let covered = state.firstFailing == nil ? min(walk.count, state.rows.count) : walk.count
             summary.covered += covered
-            let finding = state.firstFailing.map { row in
-                Finding(walk: label, n: row.n, operation: row.hit?.summary ?? "call \(row.n)",
-                        violated: row.violated, evidence: row.evidence, cause: row.cause, repro: row.repro)
-            }
+            let finding = state.firstFailing.map { Finding(walk: label, operation: $0.hit?.summary ?? "call \($0.n)", row: $0) }
             summary.findings += finding.map { [$0] } ?? []
             if let notRun = state.rows.first(where: { $0.outcome == FaultWalk.notRun }) {
                 summary.incomplete = "a run could not start the program: \(notRun.errors.first ?? "")"

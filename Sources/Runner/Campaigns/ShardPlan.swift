@@ -26,9 +26,6 @@ public struct ShardPlan: Sendable, Codable, Equatable {
         self.shard = shard?.info
     }
 
-    /// The cases shard `shard` of this plan runs (`RunLoop.slice`, the one slicing rule).
-    public func keys(of shard: Shard?) -> [String] { RunLoop(shard: shard).slice(cases) }
-
     public struct MergeError: Error, CustomStringConvertible, Equatable {
         public var message: String
         public var description: String { message }
