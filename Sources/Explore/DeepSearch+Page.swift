@@ -5,13 +5,14 @@ import Reporting
 /// table cells through Reporting's one Markdown escaper.
 extension DeepSearch {
     /// The page: what the program did, the walks, every finding with its call, cause and repro.
-    static func markdown(_ summary: Summary) -> String {
+    public static func markdown(_ summary: Summary) -> String {
         var lines = ["# `lifeboat try --deep`", ""]
         for (program, calls) in summary.calls.sorted(by: { $0.key < $1.key }) {
             lines.append("- \(program) made " + probedOps.map { "\(calls[$0] ?? 0) \($0)" }.joined(separator: ", "))
         }
         lines += ["", coverage(summary) + " in \(summary.runs) runs, \(String(format: "%.0f", summary.seconds)) s"
-                  + (summary.incomplete.map { "; incomplete: \($0)" } ?? ""), "",
+                  + (summary.incomplete.map { "; incomplete: \($0)" } ?? "")
+                  + (summary.plan?.shard.map { "; shard \($0.index) of \($0.count): the plan's walks \($0.index), \($0.index + $0.count), ... (`lifeboat report merge` the shards' folders for the whole)" } ?? ""), "",
                   "| walk | points | the program's calls |", "|---|---|---|"]
         for walk in summary.walks {
             lines.append("| \(PageText.markdownCell(walk.label)) | \(walk.count)" + (walk.only.map { " (N = " + $0.map(String.init).joined(separator: ", ") + ")" } ?? "")

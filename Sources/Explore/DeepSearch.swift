@@ -95,6 +95,10 @@ public struct DeepSearch {
         public var seconds = 0.0
         /// Why the search stopped short (the budget, an interruption, a run that could not start); nil when complete.
         public var incomplete: String?
+        /// The plan (every walk, by folder) and which shard this folder searched (`--shard`), for `lifeboat report
+        /// merge`; and each walk this folder searched to its end, with what it found (`DeepSearch+Shards.swift`).
+        public var plan: ShardPlan?
+        public var searched: [Searched]?
     }
 
     /// The kinds of call the probe counts, and the walks made of them: crash right after each persistence point
@@ -257,7 +261,8 @@ public struct DeepSearch {
     /// Runs every target's probe and walks until the plan is done, `deadline` passes or an interruption;
     /// `planned` gets the plan's size once every probe ran, `progress` a line per run. Writes `deep.json` and
     /// `deep.md`.
-    public func run(deadline: Date?, jobs: Int = 1, planned: (Int) -> Void, progress: @escaping @Sendable (String) -> Void) throws -> Summary {
+    public func run(deadline: Date?, jobs: Int = 1, shard: Shard? = nil, planned: (Int) -> Void,
+                    progress: @escaping @Sendable (String) -> Void) throws -> Summary {
         let started = Date()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var summary = Summary()
@@ -278,8 +283,12 @@ public struct DeepSearch {
         summary.walks = summary.walks.enumerated().sorted { ($0.element.count, $0.offset) < ($1.element.count, $1.offset) }.map(\.element)
         summary.total = summary.walks.reduce(0) { $0 + $1.count }
         summary.grouped = summary.walks.reduce(0) { sum, walk in sum + (walk.calls.map { $0 - walk.count } ?? 0) }
-        planned(summary.total)
-        for walk in summary.walks {
+        summary.plan = plan(summary, shard: shard)
+        summary.searched = []
+        // A shard searches every N-th walk of the plan (`RunLoop.slice`); the probes above ran in every shard.
+        let mine = RunLoop(shard: shard).slice(summary.walks)
+        planned(mine.reduce(0) { $0 + $1.count })
+        for walk in mine {
             guard let target = targets.first(where: { $0.program == walk.program }) else { continue }
             if Interruption.requested { summary.incomplete = "interrupted"; break }
             if let deadline, Date() >= deadline { summary.incomplete = "the budget ran out"; break }
@@ -290,10 +299,9 @@ public struct DeepSearch {
                 summary.runs += 1
                 summary.covered += 1
                 progress("\(walk.label) -> \(row.outcome)" + (row.violated.isEmpty ? "" : " (\(row.violated.joined(separator: ", ")))"))
-                if row.outcome == "violated" {
-                    summary.findings.append(Finding(walk: walk.label, n: 1, operation: "\(target.actor) reported success",
-                                                    violated: row.violated, evidence: row.evidence, cause: row.cause, repro: row.repro))
-                }
+                let finding = row.outcome != "violated" ? nil : Finding(walk: walk.label, operation: "\(target.actor) reported success", row: row)
+                summary.findings += finding.map { [$0] } ?? []
+                summary.searched?.append(Searched(walk: walk.folder, runs: 1, covered: 1, finding: finding))
                 continue
             }
             let config = Self.config(of: walk, file: file, actor: target.actor)
@@ -303,11 +311,10 @@ public struct DeepSearch {
             summary.runs += state.rows.count
             // A walk stopped at its first failure covers the Ns after it too: they are that finding's neighbours,
             // not a pass, and the next walk takes over.
-            summary.covered += state.firstFailing == nil ? min(walk.count, state.rows.count) : walk.count
-            if let row = state.firstFailing {
-                summary.findings.append(Finding(walk: label, n: row.n, operation: row.hit?.summary ?? "call \(row.n)",
-                                                violated: row.violated, evidence: row.evidence, cause: row.cause, repro: row.repro))
-            }
+            let covered = state.firstFailing == nil ? min(walk.count, state.rows.count) : walk.count
+            summary.covered += covered
+            let finding = state.firstFailing.map { Finding(walk: label, operation: $0.hit?.summary ?? "call \($0.n)", row: $0) }
+            summary.findings += finding.map { [$0] } ?? []
             if let notRun = state.rows.first(where: { $0.outcome == FaultWalk.notRun }) {
                 summary.incomplete = "a run could not start the program: \(notRun.errors.first ?? "")"
                 break
@@ -316,6 +323,7 @@ public struct DeepSearch {
                 summary.incomplete = Interruption.requested ? "interrupted" : "the budget ran out"
                 break
             }
+            summary.searched?.append(Searched(walk: walk.folder, runs: state.rows.count, covered: covered, finding: finding))
         }
         return try finish(summary, started: started)
     }
@@ -350,23 +358,10 @@ public struct DeepSearch {
         settings.progress = nil
         let started = Date()
         let run = try ScenarioRuns.run(scenario, file: file, settings: settings)
-        let (result, runDirectory) = (run.result, run.directory)
-        let violated = result.verdicts.filter { $0.status == .violated }
-        var row = FaultWalk.Row(n: 1, fired: true, hit: nil,
-                                outcome: result.environmentError != nil ? FaultWalk.notRun : violated.isEmpty ? (result.errors.isEmpty ? "held" : "error") : "violated",
-                                violated: violated.map(\.invariant), evidence: Array(violated.flatMap(\.evidence).prefix(3)),
-                                cause: violated.compactMap(\.cause).first, errors: result.errors,
-                                seconds: Date().timeIntervalSince(started), report: runDirectory.url.path)
-        if let first = violated.first {
-            var repro = RunReports.replayable(scenario, file: file)
-            repro.expect = .violation(first.invariant)
-            repro.name = "\(target.base.name)-crash-after-success-\(mode)"
-            let reproFile = folder.appendingPathComponent("repro.yaml")
-            try Data(("# try --deep: crash (\(mode)) the moment \(target.actor) reported success -> \(first.invariant) violated\n"
-                      + "# Replay: lifeboat replay \(reproFile.path)\n" + ScenarioYAML.render(repro)).utf8).write(to: reproFile, options: .atomic)
-            row.repro = reproFile.path
-        }
-        return row
+        return try FaultWalk.row(n: 1, of: run, scenario: scenario, file: file, fired: true, hit: nil, excused: [],
+                                 seconds: Date().timeIntervalSince(started),
+                                 repro: (name: "\(target.base.name)-crash-after-success-\(mode)", file: folder.appendingPathComponent("repro.yaml"),
+                                         note: "try --deep: crash (\(mode)) the moment \(target.actor) reported success"))
     }
 
     private func finish(_ summary: Summary, started: Date) throws -> Summary {

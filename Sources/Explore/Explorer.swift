@@ -86,8 +86,10 @@ public final class Explorer {
         var outcome = Outcome(scenario: base.name, seed: seed)
         var random = SeededRandom(seed: seed)
         var failing: (Scenario, String)?
-        while outcome.runs < budget.runs, Date().timeIntervalSince(started) < budget.seconds, failing == nil {
-            if Interruption.requested { break }
+        // The runs go through the one loop, one after another: each draws its variation from the seed's sequence,
+        // and the first failure (or the time budget, or an interruption) ends the search.
+        _ = try RunLoop().map(Array(0..<max(0, budget.runs)), until: { $0 }) { _, _ -> Bool in
+            guard Date().timeIntervalSince(started) < budget.seconds, !Interruption.requested else { return true }
             let candidate = outcome.runs == 0 ? base : Variation.draw(from: base, random: &random)
             let (result, directory) = try run(candidate)
             outcome.runs += 1
@@ -101,6 +103,7 @@ public final class Explorer {
                 outcome.firstFailure = FailureRecord(run: outcome.runs, invariant: first.invariant, evidence: Array(first.evidence.prefix(5)),
                                                      report: directory.url.path)
             }
+            return failing != nil
         }
         if let (scenario, invariant) = failing {
             var trail = [scenario]

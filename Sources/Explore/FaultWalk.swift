@@ -90,6 +90,8 @@ public struct FaultWalk: Sendable {
         public var report: String
         /// For a violated N: a scenario with the rule `nth: N` expecting the violation (`lifeboat replay` it).
         public var repro: String?
+        /// The run's own coverage: the walk's is the sum over its rows, so merged shards sum exactly the rows kept.
+        public var coverage: RunCoverage?
     }
 
     public struct State: Sendable, Codable {
@@ -244,26 +246,34 @@ public struct FaultWalk: Sendable {
         let scenario = scenario(n: n)
         let started = Date()
         let run = try ScenarioRuns.run(scenario, file: config.scenarioFile, settings: settings)
-        let (result, runDirectory) = (run.result, run.directory)
+        let result = run.result
         let walkRule = result.faults.forRule(scenario.faults.rules.count - 1)
-        let fired = (walkRule?.fired ?? 0) > 0
-        let violated = result.verdicts.filter { $0.status == .violated && !(config.excused ?? []).contains($0.invariant) }
+        let row = try Self.row(n: n, of: run, scenario: scenario, file: config.scenarioFile, fired: (walkRule?.fired ?? 0) > 0, hit: walkRule?.hit,
+                               excused: config.excused ?? [], seconds: Date().timeIntervalSince(started),
+                               repro: (name: "\(base.name)-walk-n\(n)", file: directory.appendingPathComponent("repro-n\(n).yaml"),
+                                       note: "Fault walk N=\(n): \(walkRule?.hit?.summary ?? "")"))
+        return (row, result.coverage)
+    }
+
+    /// The one builder of a walk's row from its run (every N of a walk, and `try --deep`'s crash after success):
+    /// its outcome, what it violated (less what the walk excuses), the evidence and cause; for a violation, the
+    /// repro (`RunReports.writeRepro`) at `repro.file`, headed by `repro.note`.
+    static func row(n: Int, of run: ScenarioRuns.Outcome, scenario: Scenario, file: String, fired: Bool, hit: FaultHit?, excused: [String],
+                    seconds: Double, repro: (name: String, file: URL, note: String)) throws -> Row {
+        let result = run.result
+        let violated = result.verdicts.filter { $0.status == .violated && !excused.contains($0.invariant) }
         let outcome = result.environmentError != nil ? Self.notRun : violated.isEmpty ? (result.errors.isEmpty ? "held" : "error") : "violated"
-        var row = Row(n: n, fired: fired, hit: walkRule?.hit, outcome: outcome,
+        var row = Row(n: n, fired: fired, hit: hit, outcome: outcome,
                       violated: violated.map(\.invariant), evidence: Array(violated.flatMap(\.evidence).prefix(3)),
                       cause: violated.compactMap(\.cause).first,
                       errors: result.environmentError.map { ["environment error: \($0)"] } ?? result.errors,
-                      seconds: Date().timeIntervalSince(started), report: runDirectory.url.path)
+                      seconds: seconds, report: run.directory.url.path)
+        row.coverage = result.coverage
         if let first = violated.first {
-            var repro = RunReports.replayable(scenario, file: config.scenarioFile)
-            repro.expect = .violation(first.invariant)
-            repro.name = "\(base.name)-walk-n\(n)"
-            let file = directory.appendingPathComponent("repro-n\(n).yaml")
-            try Data(("# Fault walk N=\(n): \(row.hit?.summary ?? "") -> \(first.invariant) violated\n# Replay: lifeboat replay \(file.path)\n"
-                      + ScenarioYAML.render(repro)).utf8).write(to: file, options: .atomic)
-            row.repro = file.path
+            try RunReports.writeRepro(scenario, file: file, violated: first.invariant, name: repro.name, note: repro.note, to: repro.file)
+            row.repro = repro.file.path
         }
-        return (row, result.coverage)
+        return row
     }
 
     func save(_ state: State) throws {

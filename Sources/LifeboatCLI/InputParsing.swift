@@ -45,6 +45,23 @@ extension RunsManyAtATime {
     }
 }
 
+/// `--shard K/N`, for the commands whose runs can be cut into slices (`Shard`, `RunLoop.slice`) and merged back
+/// (`lifeboat report merge`).
+protocol RunsInShards {
+    var shard: String? { get }
+}
+
+extension RunsInShards {
+    func shardValue() throws -> Shard? {
+        guard let shard else { return nil }
+        do { return try Shard(shard) } catch let error as SeedList.ParseError { throw CLIFailure.badInput(error.message) }
+    }
+}
+
+extension TryCommand: RunsInShards {}
+extension MatrixCommand: RunsInShards {}
+extension WalkCommand: RunsInShards {}
+
 extension TryCommand: RunsManyAtATime {}
 extension MatrixCommand: RunsManyAtATime {}
 extension RunCommand: RunsManyAtATime {}

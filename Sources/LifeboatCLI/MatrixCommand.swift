@@ -18,6 +18,8 @@ struct MatrixCommand: ParsableCommand {
     @Option(help: "Only these recipes (comma-separated subdirectory names).") var only: String?
     @Option(help: ArgumentHelp("Runs at a time: a number, or `cores`. The page and the verdicts are the runs' own, in the same order at any value; runs whose verdict depends on the machine's pace may see a busier machine.", valueName: "n"))
     var jobs: String = "1"
+    @Option(help: ArgumentHelp("Run only the K-th of N slices of the matrix's runs (every N-th, from the K-th); `lifeboat report merge` the N folders into the whole matrix.", valueName: "K/N"))
+    var shard: String?
     @Option(help: "Where reports go (reports/<matrix-id>/).") var reports: String = "reports"
     @Option(help: "Scratch directory for stores.") var scratch: String?
     @Option(help: "Replay each caught run N more times and show how often its finding came back (reproduced k/N); 0 replays nothing.")
@@ -31,6 +33,8 @@ struct MatrixCommand: ParsableCommand {
 
     func validate() throws {
         guard (0...100).contains(reproduce) else { throw ValidationError("--reproduce must be between 0 and 100") }
+        _ = try shardValue()
+        if shard != nil, out != nil { throw ValidationError("--out publishes the whole matrix; a shard has a slice of it (run without --shard to publish)") }
     }
 
     func run() throws {
@@ -52,13 +56,14 @@ struct MatrixCommand: ParsableCommand {
         Interruption.install()
         let matrix = try RunDirectory.create(root: URL(cliPath: reports), prefix: "matrix-")
         let command = "lifeboat matrix \(directory) --seeds \(seeds)" + (only.map { " --only \($0)" } ?? "") + (versions ? " --versions" : "") + (reproduce > 0 ? " --reproduce \(reproduce)" : "")
-        print("matrix \(matrix.id): \(recipes.count) recipe(s) x situations x \(seedList.count) seed(s)")
+        print("matrix \(matrix.id): \(recipes.count) recipe(s) x situations x \(seedList.count) seed(s)" + (shard.map { ", shard \($0)" } ?? ""))
         let result: ToolMatrix.Result
         do {
-            let progress = Progress(total: recipes.reduce(0) { $0 + $1.situations.count } * seedList.count, label: "runs")
+            let all = recipes.reduce(0) { $0 + $1.situations.count } * seedList.count
+            let progress = Progress(total: try shardValue()?.share(of: all) ?? all, label: "runs")
             defer { progress.finish() }
             result = try ToolMatrix.run(recipes, seeds: seedList, matrix: matrix, settings: settings, command: command,
-                                        directory: directory, reproduce: reproduce, jobs: try jobCount()) { line in progress.step(line) }
+                                        directory: directory, reproduce: reproduce, jobs: try jobCount(), shard: try shardValue()) { line in progress.step(line) }
         } catch let error as ToolMatrix.MatrixError {
             throw CLIFailure.badInput(error.description)
         } catch RunError.interrupted {

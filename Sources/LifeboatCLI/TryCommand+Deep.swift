@@ -20,7 +20,8 @@ extension TryCommand {
         }
         guard let situation = recipe.situations.first else { throw CLIFailure.badInput("no idle situation in this build") }
         let deadline = budget.flatMap(DurationText.seconds).map { Date().addingTimeInterval($0) }
-        print("try \(directory.id) --deep: the program's own calls, \(seeds.count) seed(s)" + (budget.map { ", budget \($0)" } ?? ""))
+        print("try \(directory.id) --deep: the program's own calls, \(seeds.count) seed(s)" + (budget.map { ", budget \($0)" } ?? "")
+              + (shard.map { ", shard \($0) of the walks (lifeboat report merge the shards' folders)" } ?? ""))
         let progress = Progress(total: nil, label: "points")
         progress.tick()
         var summaries: [(UInt64, DeepSearch.Summary, URL)] = []
@@ -32,7 +33,7 @@ extension TryCommand {
             let search = DeepSearch(situation: scenario, file: situation.file.path, directory: folder,
                                     settings: ScenarioCommandSupport.settings(reports: reports, scratch: scratch))
             let before = done
-            let summary = try search.run(deadline: deadline, jobs: try jobCount(), planned: { total in
+            let summary = try search.run(deadline: deadline, jobs: try jobCount(), shard: try shardValue(), planned: { total in
                 progress.set(done: before, total: before + total * (seeds.count - summaries.count))
             }, progress: { @Sendable line in
                 // The probes count the program's calls; every other line is one point searched.

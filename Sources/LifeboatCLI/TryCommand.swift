@@ -45,6 +45,8 @@ struct TryCommand: ParsableCommand {
     var budget: String?
     @Option(help: ArgumentHelp("Runs at a time: a number, or `cores`. The page and the verdicts are the runs' own, in the same order at any value; runs whose verdict depends on the machine's pace may see a busier machine.", valueName: "n"))
     var jobs: String = "1"
+    @Option(help: ArgumentHelp("Run only the K-th of N slices of the runs (the situations' runs; with --deep, the walks of the search); `lifeboat report merge` the N folders into the whole.", valueName: "K/N"))
+    var shard: String?
     @Option(help: "Where reports go (reports/try-<id>/).") var reports: String = "reports"
     @Option(help: "Scratch directory for stores.") var scratch: String?
     @OptionGroup var ci: CIOutputOptions
@@ -58,6 +60,7 @@ struct TryCommand: ParsableCommand {
         }
         if deep, situations != nil { throw ValidationError("--deep searches its own situation; leave out --situations") }
         if deep, save != nil { throw ValidationError("--deep writes a repro per finding; --save goes with the situations") }
+        _ = try shardValue()
     }
 
     func run() throws {
@@ -98,9 +101,9 @@ struct TryCommand: ParsableCommand {
             + " --seeds \(seeds)" + (situations.map { " --situations \($0)" } ?? "")
         let leftOut = skipped.count + notExercised.count
         print("try \(directory.id): \(recipe.situations.count - notExercised.count) of \(recipe.situations.count + skipped.count) situation(s)"
-              + " x \(seedList.count) seed(s)" + (store.map { " on a copy of \($0)" } ?? " on a generated store")
+              + " x \(seedList.count) seed(s)" + (shard.map { ", shard \($0)" } ?? "") + (store.map { " on a copy of \($0)" } ?? " on a generated store")
               + (leftOut > 0 ? " (\(leftOut) left out: listed below)" : ""))
-        let progress = Progress(total: recipe.situations.count * seedList.count, label: "runs")
+        let progress = Progress(total: try shardValue()?.share(of: recipe.situations.count * seedList.count) ?? recipe.situations.count * seedList.count, label: "runs")
         // On a terminal the line also shows the running run's latest step (copying a large --store, the backup)
         // and the time going by.
         var settings = ScenarioCommandSupport.settings(reports: reports, scratch: scratch)
@@ -109,7 +112,8 @@ struct TryCommand: ParsableCommand {
         let result: ToolMatrix.Result
         do {
             result = try ToolMatrix.run([recipe], seeds: seedList, matrix: directory, settings: settings,
-                                        command: command, directory: tools.path, notExercised: notExercised, jobs: try jobCount()) { line in progress.step(line) }
+                                        command: command, directory: tools.path, notExercised: notExercised, jobs: try jobCount(),
+                                        shard: try shardValue()) { line in progress.step(line) }
         } catch RunError.interrupted {
             progress.finish()
             throw CLIFailure(code: Interruption.exitCode, message: "interrupted; partial runs in \(directory.url.path)")

@@ -44,7 +44,8 @@ struct WalkCommand: ParsableCommand {
     }
     @Option(help: "First N.") var from: Int = 1
     @Option(help: "Highest N to try.") var max: Int?
-    @Option(help: "K/M: take every M-th N, starting at the K-th (1-based).") var shard: String = "1/1"
+    @Option(help: ArgumentHelp("Take every M-th N of the walk, starting at the K-th (1-based); `lifeboat report merge` the M walk folders into the whole walk.", valueName: "K/M"))
+    var shard: String?
     @Flag(help: "Stop at the first N that violates an invariant.") var stopAtFailure = false
     @Option(help: "The walk's directory (created under --reports when not given); an existing one is resumed.") var directory: String?
     @Option(help: ArgumentHelp("Runs at a time: a number, or `cores`. The walk's table is the same at any value (the Ns run together past a stopping point are dropped).", valueName: "n"))
@@ -52,18 +53,10 @@ struct WalkCommand: ParsableCommand {
     @Option(help: "Where reports go.") var reports: String = "reports"
     @Option(help: "Scratch directory.") var scratch: String?
 
-    func shardParts() throws -> (Int, Int) {
-        let parts = shard.split(separator: "/").map { Int($0) }
-        guard parts.count == 2, let k = parts[0], let m = parts[1], m >= 1, (1...m).contains(k) else {
-            throw ValidationError("--shard must be K/M with 1 <= K <= M, not '\(shard)'")
-        }
-        return (k, m)
-    }
-
     func validate() throws {
         guard from >= 1 else { throw ValidationError("--from must be at least 1") }
         if let max, max < from { throw ValidationError("--max must be at least --from") }
-        _ = try shardParts()
+        _ = try shardValue()
         let names = ops.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         guard !names.isEmpty, names.allSatisfy({ ScenarioParser.faultOps.contains($0) }) else {
             throw ValidationError("--ops must name operations among \(ScenarioParser.faultOps.joined(separator: ", ")), not '\(ops)'")
@@ -75,7 +68,8 @@ struct WalkCommand: ParsableCommand {
     func run() throws {
         let file = URL(cliPath: scenario)
         let parsed = try ScenarioCommandSupport.load(file)
-        let (k, m) = try shardParts()
+        let shard = try shardValue() ?? Shard(index: 1, count: 1)
+        let (k, m) = (shard.index, shard.count)
         Interruption.install()
         let walkDirectory: URL
         if let directory {

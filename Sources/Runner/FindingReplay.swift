@@ -14,20 +14,17 @@ public enum FindingReplay {
     @discardableResult
     public static func replay(_ scenario: Scenario, file: String, times: Int, settings: ScenarioRunner.Settings,
                               each: (Int, RunResult, RunDirectory, Double) -> Void = { _, _, _, _ in }) throws -> (reproduced: Int, ran: Int) {
-        var reproduced = 0
-        var ran = 0
-        for round in 1...max(1, times) {
-            if Interruption.requested { break }
+        // A round is nil when an interruption came before or during it (not counted); the loop stops there, and
+        // after a round whose program could not start.
+        let rounds = try RunLoop().map(Array(1...max(1, times)), until: { $0?.environmentError != nil || $0 == nil }) { round, _ -> RunResult? in
+            if Interruption.requested { return nil }
             let started = Date()
             let run = try ScenarioRuns.run(scenario, file: file, settings: settings)
-            let (result, directory) = (run.result, run.directory)
-            if Interruption.requested { break }
-            ran += 1
-            if result.expectationMet { reproduced += 1 }
-            each(round, result, directory, Date().timeIntervalSince(started))
-            if result.environmentError != nil { break }
-        }
-        return (reproduced, ran)
+            if Interruption.requested { return nil }
+            each(round, run.result, run.directory, Date().timeIntervalSince(started))
+            return run.result
+        }.compactMap { $0 }
+        return (rounds.filter(\.expectationMet).count, rounds.count)
     }
 
     /// The invariant a run's finding is about: the violation the scenario expects when it showed it, else the

@@ -9,8 +9,8 @@ import Strategies
 /// "held" when no invariant was violated and no step or run failed in any seed; otherwise it was "caught", and
 /// each failing seed gets a repro file that `lifeboat replay` reruns.
 ///
-/// A small runner over `ScenarioRunner.run()` of its own: the campaign runner (`lifeboat run --seeds`) grows
-/// elsewhere, and the two are meant to meet later.
+/// Its runs go through the one loop (`RunLoop`: `--jobs`, `--shard`); a shard's folder merges with the others'
+/// (`MatrixMerge`, `lifeboat report merge`) into the folder one unsharded matrix writes.
 public enum ToolMatrix {
     /// The order of the table's columns (the situations themselves are the files in `DIR/_situations/`; one not
     /// named here follows, sorted).
@@ -133,6 +133,9 @@ public enum ToolMatrix {
         public var environmentErrors: [String] = []
         /// With `--versions`: each recipe and situation whose outcome differs between the recipe's pinned versions.
         public var versionChanges: [VersionChange] = []
+        /// The whole matrix's cases and which shard this folder ran (`--shard`), for `lifeboat report merge`; nil
+        /// in a matrix.json of an older build.
+        public var plan: ShardPlan?
         /// Every run that ran showed its recipe's expectation (runs not run are counted apart).
         public var expectationsMet: Bool { cells.allSatisfy { $0.runs.allSatisfy { $0.expectationMet || $0.notRun != nil } } }
         public var notRunCount: Int { cells.filter(\.isNotRun).count }
@@ -221,7 +224,7 @@ public enum ToolMatrix {
     /// caught runs to `<matrix>/repros/`. A situation named in `notExercised` is not run: its cell says why.
     public static func run(_ recipes: [Recipe], seeds: [UInt64], matrix: RunDirectory, settings: ScenarioRunner.Settings,
                            command: String, directory: String, reproduce: Int = 0, notExercised: [String: String] = [:],
-                           jobs: Int = 1, log: @escaping @Sendable (String) -> Void) throws -> Result {
+                           jobs: Int = 1, shard: Shard? = nil, log: @escaping @Sendable (String) -> Void) throws -> Result {
         let started = Date()
         let startedAt = ISO8601DateFormatter().string(from: started)
         var tools: [ToolInfo] = []
@@ -238,57 +241,36 @@ public enum ToolMatrix {
             tools.append(ToolInfo(recipe: recipe.row, version: version, summary: summary,
                                   tool: recipe.pinned == nil ? nil : recipe.tool, pinned: recipe.pinned))
         }
-        var runSettings = settings
-        runSettings.reportsRoot = matrix.url.appendingPathComponent("runs")
+        var settings = settings
+        settings.reportsRoot = matrix.url.appendingPathComponent("runs")
+        let runSettings = settings
         let repros = matrix.url.appendingPathComponent("repros")
         try FileManager.default.createDirectory(at: repros, withIntermediateDirectories: true)
-        var cells: [Cell] = []
-        for recipe in recipes {
-            for situation in recipe.situations {
-                var cell = Cell(recipe: recipe.row, situation: situation.name, scenario: situation.scenario.name, runs: [])
-                if let reason = notExercised[situation.name] {
-                    cell.notExercised = reason
-                    log("\(recipe.row) \(situation.name): not exercised: \(reason)")
-                    cells.append(cell)
-                    continue
-                }
-                for seed in seeds {
-                    if Interruption.requested { throw RunError.interrupted }
-                    if let reason = missing[recipe.row] {
-                        cell.runs.append(.notRun(seed: seed, expectation: situation.scenario.expect.description, reason: reason))
-                        continue
-                    }
-                    var scenario = situation.scenario
-                    scenario.seed = seed
-                    let outcome = try ScenarioRuns.run(scenario, file: situation.file.path, settings: runSettings)
-                    let (result, runDirectory) = (outcome.result, outcome.directory)
-                    if Interruption.requested { throw RunError.interrupted }
-                    var run = summarize(result, seed: seed, report: "runs/\(runDirectory.id)")
-                    if !situation.measured {
-                        run.expectation = "none (no recipe file for this situation)"
-                        run.expectationMet = true
-                    } else if let pinned = recipe.pinned, let versions = recipe.versions, pinned != versions.defaultVersion {
-                        // A recipe's `expect:` is about its default version; another version shows what it shows.
-                        run.expectation = "none (\(pinned) is not the recipe's default version, \(versions.defaultVersion))"
-                        run.expectationMet = true
-                    }
-                    if run.notRun == nil, !run.held {
-                        let name = "\(recipe.row)-\(situation.name)-seed\(seed).yaml"
-                        try Data(renderRepro(scenario, recipeFile: situation.file, violated: run.violated, reproDirectory: nil,
-                                             note: "lifeboat matrix \(matrix.id): \(recipe.row) in \(situation.name), seed \(seed)").utf8)
-                            .write(to: repros.appendingPathComponent(name))
-                        run.repro = "repros/\(name)"
-                        run.reproduction = try FindingReplay.rate(of: result, scenario: scenario, file: situation.file.path,
-                                                                  times: reproduce, settings: runSettings)
-                    }
-                    log(String(format: "%@ %@ seed %llu: %@%@ (%.1f s)", recipe.row, situation.name, seed,
-                               run.notRun.map { "NOT RUN: \($0)" } ?? (run.held ? "held" : "CAUGHT " + (run.violated + run.failures.map { _ in "step failed" }).joined(separator: ", ")
-                                   + (run.reproduction.map { ", \($0.text)" } ?? "")),
-                               run.expectationMet || run.notRun != nil ? "" : " [not the recipe's expectation: \(run.expectation)]", run.seconds))
-                    cell.runs.append(run)
-                }
-                cells.append(cell)
+        let cases = Self.cases(recipes, seeds: seeds, notExercised: notExercised)
+        let plan = Self.plan(recipes, cases: cases, shard: shard)
+        let missingNow = missing
+        // Each case is one run (or a cell not exercised, or a seed of a tool not installed); RunLoop runs this
+        // shard's, at most `jobs` at a time, and gives the rows back in the cases' order.
+        let rows = try RunLoop(jobs: jobs, shard: shard).map(cases) { item, _ -> Run? in
+            let recipe = recipes[item.recipe], situation = recipe.situations[item.situation]
+            guard let seed = item.seed else {
+                log("\(recipe.row) \(situation.name): not exercised: \(notExercised[situation.name] ?? "")")
+                return nil
             }
+            if Interruption.requested { throw RunError.interrupted }
+            if let reason = missingNow[recipe.row] {
+                return .notRun(seed: seed, expectation: situation.scenario.expect.description, reason: reason)
+            }
+            return try Self.runOne(recipe, situation: situation, seed: seed, matrix: matrix, repros: repros, reproduce: reproduce,
+                                   settings: runSettings, log: log)
+        }
+        var cells: [Cell] = []
+        for (item, run) in zip(RunLoop(shard: shard).slice(cases), rows) {
+            let recipe = recipes[item.recipe], situation = recipe.situations[item.situation]
+            if cells.last.map({ $0.recipe != recipe.row || $0.situation != situation.name }) ?? true {
+                cells.append(Cell(recipe: recipe.row, situation: situation.name, scenario: situation.scenario.name, runs: []))
+            }
+            if let run { cells[cells.count - 1].runs.append(run) } else { cells[cells.count - 1].notExercised = notExercised[situation.name] }
         }
         var situations: [String] = []
         for cell in cells where !situations.contains(cell.situation) { situations.append(cell.situation) }
@@ -306,7 +288,73 @@ public enum ToolMatrix {
                       notes: try? String(contentsOf: root.appendingPathComponent("_notes.md"), encoding: .utf8), cells: cells,
                       environmentErrors: missing.sorted { $0.key < $1.key }.map(\.value))
         result.versionChanges = versionChanges(result)
+        result.plan = plan
         return result
+    }
+
+    /// One case of the matrix: a recipe in a situation with a seed, or (seed nil) a cell not exercised.
+    struct Case: Sendable {
+        var recipe: Int
+        var situation: Int
+        var seed: UInt64?
+    }
+
+    /// The matrix's cases in the table's order: recipe by recipe, situation by situation, seed by seed.
+    static func cases(_ recipes: [Recipe], seeds: [UInt64], notExercised: [String: String]) -> [Case] {
+        recipes.indices.flatMap { r in
+            recipes[r].situations.indices.flatMap { s -> [Case] in
+                notExercised[recipes[r].situations[s].name] != nil ? [Case(recipe: r, situation: s, seed: nil)]
+                    : seeds.map { Case(recipe: r, situation: s, seed: $0) }
+            }
+        }
+    }
+
+    /// A case's key in the plan: "recipe situation seed N", or "recipe situation not exercised".
+    static func key(_ recipe: String, _ situation: String, seed: UInt64?) -> String {
+        "\(recipe) \(situation) " + (seed.map { "seed \($0)" } ?? "not exercised")
+    }
+
+    /// The plan a shard folder records (`ShardPlan`): the case keys, and each situation's scenario by content.
+    static func plan(_ recipes: [Recipe], cases: [Case], shard: Shard?) -> ShardPlan {
+        let content = recipes.flatMap { recipe in
+            recipe.situations.map { "\(recipe.row) \($0.name) \(Campaign.fingerprint($0.scenario)) \($0.measured)" }
+        }
+        let keys = cases.map { key(recipes[$0.recipe].row, recipes[$0.recipe].situations[$0.situation].name, seed: $0.seed) }
+        return ShardPlan(kind: "matrix", cases: keys, content: content, shard: shard)
+    }
+
+    /// One recipe in one situation with one seed: the run, its row, and a repro file when it was caught.
+    static func runOne(_ recipe: Recipe, situation: (name: String, file: URL, scenario: Scenario, measured: Bool), seed: UInt64,
+                       matrix: RunDirectory, repros: URL, reproduce: Int, settings runSettings: ScenarioRunner.Settings,
+                       log: @Sendable (String) -> Void) throws -> Run {
+        var scenario = situation.scenario
+        scenario.seed = seed
+        let outcome = try ScenarioRuns.run(scenario, file: situation.file.path, settings: runSettings)
+        let (result, runDirectory) = (outcome.result, outcome.directory)
+        if Interruption.requested { throw RunError.interrupted }
+        var run = summarize(result, seed: seed, report: "runs/\(runDirectory.id)")
+        if !situation.measured {
+            run.expectation = "none (no recipe file for this situation)"
+            run.expectationMet = true
+        } else if let pinned = recipe.pinned, let versions = recipe.versions, pinned != versions.defaultVersion {
+            // A recipe's `expect:` is about its default version; another version shows what it shows.
+            run.expectation = "none (\(pinned) is not the recipe's default version, \(versions.defaultVersion))"
+            run.expectationMet = true
+        }
+        if run.notRun == nil, !run.held {
+            let name = "\(recipe.row)-\(situation.name)-seed\(seed).yaml"
+            try Data(renderRepro(scenario, recipeFile: situation.file, violated: run.violated, reproDirectory: nil,
+                                 note: "lifeboat matrix \(matrix.id): \(recipe.row) in \(situation.name), seed \(seed)").utf8)
+                .write(to: repros.appendingPathComponent(name))
+            run.repro = "repros/\(name)"
+            run.reproduction = try FindingReplay.rate(of: result, scenario: scenario, file: situation.file.path,
+                                                      times: reproduce, settings: runSettings)
+        }
+        log(String(format: "%@ %@ seed %llu: %@%@ (%.1f s)", recipe.row, situation.name, seed,
+                   run.notRun.map { "NOT RUN: \($0)" } ?? (run.held ? "held" : "CAUGHT " + (run.violated + run.failures.map { _ in "step failed" }).joined(separator: ", ")
+                       + (run.reproduction.map { ", \($0.text)" } ?? "")),
+                   run.expectationMet || run.notRun != nil ? "" : " [not the recipe's expectation: \(run.expectation)]", run.seconds))
+        return run
     }
 
     /// What one run showed: the invariants violated, and the steps or sidecars that failed on their own.

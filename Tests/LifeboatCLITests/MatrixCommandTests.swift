@@ -21,6 +21,10 @@ import Testing
         #expect(await LifeboatMain.run(["matrix", recipes.path, "--seeds", "5-2"]) == 2)
         #expect(await LifeboatMain.run(["matrix", recipes.path, "--seeds", "x"]) == 2)
         #expect(await LifeboatMain.run(["matrix", recipes.path, "--only", "nope"]) == 2)
+        #expect(await LifeboatMain.run(["matrix", recipes.path, "--shard", "3/2", "--reports", reports]) == 2)
+        #expect(await LifeboatMain.run(["matrix", recipes.path, "--shard", "1/2", "--out", scratch.path("t.md").path, "--reports", reports]) == 2,
+                "--out publishes the whole matrix, not a shard")
+        #expect(await LifeboatMain.run(["try", "--backup", "true", "--shard", "two", "--reports", reports]) == 2)
         // A tool that is not installed: its version command fails before anything runs.
         try "no-such-tool-here --version\n".write(to: recipes.appendingPathComponent("cp-db-only/version.sh"), atomically: true, encoding: .utf8)
         #expect(await LifeboatMain.run(["matrix", recipes.path, "--reports", reports]) == 2)

@@ -26,6 +26,18 @@ import Testing
         #expect(running.withLock { $0.most } == 2)
     }
 
+    @Test func untilStopsAfterTheRowThatSaysSoAndRunsNothingAfterIt() throws {
+        var ran: [Int] = []
+        let rows = RunLoop(jobs: 4).map(Array(1...10), until: { $0 == 4 }) { value, position -> Int in
+            ran.append(value)
+            #expect(position == value - 1)
+            return value
+        }
+        #expect(rows == [1, 2, 3, 4] && ran == [1, 2, 3, 4])
+        // A shard's slice, to its end when nothing says stop.
+        #expect(RunLoop(shard: Shard(index: 2, count: 3)).map(Array(1...10), until: { _ in false }) { value, _ in value } == [2, 5, 8])
+    }
+
     @Test func shardsTakeEveryNthCaseAndTogetherCoverAll() throws {
         let cases = Array(1...10)
         let first = try RunLoop(shard: try Shard("1/3")).map(cases) { value, _ in value }

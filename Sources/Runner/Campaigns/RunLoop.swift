@@ -66,6 +66,22 @@ public struct RunLoop: Sendable {
     }
 }
 
+extension RunLoop {
+    /// Runs the cases of this shard one after another until `stop` says the row just made is the last (a finding
+    /// that ends a search, a replay whose program could not start, an interruption or a spent budget); returns
+    /// the rows up to and including it. One at a time whatever `jobs` is: whether a case runs at all depends on
+    /// the rows before it (`FaultWalk` runs `jobs` of its Ns together and drops the rows past its stop instead).
+    public func map<Case, Row>(_ cases: [Case], until stop: (Row) -> Bool, _ body: (Case, Int) throws -> Row) rethrows -> [Row] {
+        var rows: [Row] = []
+        for (position, item) in slice(cases).enumerated() {
+            let row = try body(item, position)
+            rows.append(row)
+            if stop(row) { break }
+        }
+        return rows
+    }
+}
+
 /// A value the loop's workers share, behind one lock (a class, so escaping closures share it).
 final class Shared<Value: Sendable>: Sendable {
     private let mutex: Mutex<Value>
