@@ -41,6 +41,8 @@ public struct DeepSearch {
         public var work: [HoldWork]?
         /// Whether this is an interleaving target.
         public var interleaving: Bool { work != nil }
+        /// The program's command line, as its step runs it.
+        public var command: String? { base.schedule.indices.contains(step) ? base.schedule[step].command : nil }
     }
 
     /// One walk of the plan: over which of the program's calls, with what at the Nth, and how many Ns there are.
@@ -78,6 +80,9 @@ public struct DeepSearch {
         public var evidence: [String]
         public var cause: String?
         public var repro: String?
+        /// The known root cause the op log shows behind it (`DeepSearch+RootCauses.swift`): "sqlite-delete-journal",
+        /// "never-syncs", "rename-no-folder-fsync"; nil when none explains it.
+        public var rootCause: String?
     }
 
     public struct Summary: Sendable, Codable {
@@ -95,6 +100,13 @@ public struct DeepSearch {
         public var seconds = 0.0
         /// Why the search stopped short (the budget, an interruption, a run that could not start); nil when complete.
         public var incomplete: String?
+        /// The points where the program never returned: each stopped at `pointSeconds`, named with the call the
+        /// fault fired on and what the program did after it (`evidence`), and the search went on.
+        public var hung: [Finding] = []
+        /// The time each point's run was given, per program (`pointLimit`): past it, the point is hung.
+        public var pointSeconds: [String: Double] = [:]
+        /// The findings grouped under their known root causes, each with its standard fix.
+        public var rootCauses: [RootCause] = []
     }
 
     /// The kinds of call the probe counts, and the walks made of them: crash right after each persistence point
@@ -122,10 +134,15 @@ public struct DeepSearch {
     let directory: URL
     let settings: ScenarioRunner.Settings
     let targets: [Target]
+    /// The least time a point's run is given before it counts as hung (`pointLimit`).
+    let minimumPointSeconds: Double
 
     /// - Parameters: `situation` the try recipe's idle situation (the program's command lines in its steps);
     ///   `directory` where the probe, the walks, their repros and `deep.json`/`deep.md` go.
-    public init(situation: Scenario, file: String, directory: URL, settings: ScenarioRunner.Settings) {
+    ///   `minimumPointSeconds` the least time each point's run is given before the point counts as hung.
+    public init(situation: Scenario, file: String, directory: URL, settings: ScenarioRunner.Settings,
+                minimumPointSeconds: Double = DeepSearch.minimumPointSeconds) {
+        self.minimumPointSeconds = minimumPointSeconds
         var common = situation
         common.name = situation.name.replacingOccurrences(of: "-idle", with: "") + "-deep"
         common.expect = .pass
@@ -180,6 +197,18 @@ public struct DeepSearch {
         self.directory = directory
         self.settings = settings
         self.targets = targets
+    }
+
+    /// The least time a point's run is given, and how many times its probe's time it is given when that is more.
+    public static let minimumPointSeconds = 60.0
+    static let probeTimesPerPoint = 6.0
+
+    /// The time each point's run of a target is given (its scenario's `time_limit`): six times its probe's (the
+    /// same program, the same base, no fault) and at least `minimum`, never more than the situation's own limit.
+    /// A run past it is a point where the program never returned: the run stops it (`FaultWalk+Hung.swift`), so one
+    /// hung point costs this long and the search goes on.
+    static func pointLimit(probeSeconds: Double, minimum: Double, situationLimit: Double) -> Double {
+        min(situationLimit, max(minimum, (probeSeconds * probeTimesPerPoint).rounded(.up)))
     }
 
     /// The probe: the target's base with one `delay 0` rule per kind of call, scoped to the program; returns the run,
@@ -261,7 +290,10 @@ public struct DeepSearch {
         let started = Date()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var summary = Summary()
-        for target in targets {
+        var targets = targets
+        for index in targets.indices {
+            let target = targets[index]
+            let probeStarted = Date()
             let (probeResult, calls, sequence) = try probe(target)
             summary.runs += 1
             summary.calls[target.program] = calls
@@ -269,6 +301,13 @@ public struct DeepSearch {
                 summary.incomplete = "the probe run could not start the \(target.program) program: \(environment)"
                 return try finish(summary, started: started)
             }
+            if FaultWalk.hungLimit(probeResult, scenario: target.base) != nil {
+                summary.incomplete = "the \(target.program) program never returned in its probe run, with no fault injected (stopped at its time limit of \(Int(target.base.timeLimit)) s)"
+                return try finish(summary, started: started)
+            }
+            targets[index].base.timeLimit = Self.pointLimit(probeSeconds: Date().timeIntervalSince(probeStarted), minimum: minimumPointSeconds,
+                                                            situationLimit: target.base.timeLimit)
+            summary.pointSeconds[target.program] = targets[index].base.timeLimit
             summary.walks += Self.plan(target.program, calls: calls, sequence: sequence, interleaving: target.interleaving ? target.storeGlob : nil,
                                        work: target.work)
             progress("probe: \(target.program) made " + Self.probedOps.map { "\(calls[$0] ?? 0) \($0)" }.joined(separator: ", "))
@@ -290,9 +329,15 @@ public struct DeepSearch {
                 summary.runs += 1
                 summary.covered += 1
                 progress("\(walk.label) -> \(row.outcome)" + (row.violated.isEmpty ? "" : " (\(row.violated.joined(separator: ", ")))"))
+                if row.outcome == FaultWalk.hung {
+                    summary.hung.append(Finding(walk: walk.label, n: 1, operation: "\(target.actor) reported success",
+                                                violated: [], evidence: [row.hung ?? ""], cause: nil, repro: nil))
+                }
                 if row.outcome == "violated" {
-                    summary.findings.append(Finding(walk: walk.label, n: 1, operation: "\(target.actor) reported success",
-                                                    violated: row.violated, evidence: row.evidence, cause: row.cause, repro: row.repro))
+                    var finding = Finding(walk: walk.label, n: 1, operation: "\(target.actor) reported success",
+                                          violated: row.violated, evidence: row.evidence, cause: row.cause, repro: row.repro)
+                    Self.explain(&finding, report: row.report, calls: summary.calls[target.program], command: target.command)
+                    summary.findings.append(finding)
                 }
                 continue
             }
@@ -304,9 +349,17 @@ public struct DeepSearch {
             // A walk stopped at its first failure covers the Ns after it too: they are that finding's neighbours,
             // not a pass, and the next walk takes over.
             summary.covered += state.firstFailing == nil ? min(walk.count, state.rows.count) : walk.count
+            for row in state.rows where row.outcome == FaultWalk.hung {
+                summary.hung.append(Finding(walk: label, n: row.n, operation: row.hit?.summary ?? "call \(row.n)", violated: [],
+                                            evidence: [row.hung ?? ""], cause: nil, repro: nil))
+            }
             if let row = state.firstFailing {
-                summary.findings.append(Finding(walk: label, n: row.n, operation: row.hit?.summary ?? "call \(row.n)",
-                                                violated: row.violated, evidence: row.evidence, cause: row.cause, repro: row.repro))
+                var finding = Finding(walk: label, n: row.n, operation: row.hit?.summary ?? "call \(row.n)",
+                                      violated: row.violated, evidence: row.evidence, cause: row.cause, repro: row.repro)
+                // An interleaving target counts the same program's calls again: its sync calls are the program's.
+                Self.explain(&finding, report: row.report, calls: summary.calls[target.program.components(separatedBy: "+")[0]],
+                             command: target.command)
+                summary.findings.append(finding)
             }
             if let notRun = state.rows.first(where: { $0.outcome == FaultWalk.notRun }) {
                 summary.incomplete = "a run could not start the program: \(notRun.errors.first ?? "")"
@@ -351,6 +404,11 @@ public struct DeepSearch {
         let started = Date()
         let run = try ScenarioRuns.run(scenario, file: file, settings: settings)
         let (result, runDirectory) = (run.result, run.directory)
+        if let limit = FaultWalk.hungLimit(result, scenario: scenario) {
+            return FaultWalk.Row(n: 1, fired: true, hit: nil, outcome: FaultWalk.hung, violated: [], evidence: [], cause: nil,
+                                 errors: result.errors, seconds: Date().timeIntervalSince(started), report: runDirectory.url.path,
+                                 hung: "the program never returned (the crash was to come the moment it reported success); stopped at the run's time limit of \(Int(limit)) s")
+        }
         let violated = result.verdicts.filter { $0.status == .violated }
         var row = FaultWalk.Row(n: 1, fired: true, hit: nil,
                                 outcome: result.environmentError != nil ? FaultWalk.notRun : violated.isEmpty ? (result.errors.isEmpty ? "held" : "error") : "violated",
@@ -372,6 +430,7 @@ public struct DeepSearch {
     private func finish(_ summary: Summary, started: Date) throws -> Summary {
         var summary = summary
         summary.seconds = Date().timeIntervalSince(started)
+        summary.rootCauses = Self.rootCauses(of: summary.findings)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         try encoder.encode(summary).write(to: directory.appendingPathComponent("deep.json"), options: .atomic)
@@ -379,10 +438,11 @@ public struct DeepSearch {
         return summary
     }
 
-    /// "covered 40 of 212 points (19%)".
+    /// "covered 40 of 212 points (19%)"; ", 1 hung" when the program never returned at some.
     public static func coverage(_ summary: Summary) -> String {
         let percent = summary.total == 0 ? 100 : summary.covered * 100 / summary.total
         return "covered \(summary.covered) of \(summary.total) points (\(percent)%)"
+            + (summary.hung.isEmpty ? "" : ", \(summary.hung.count) hung")
             + (summary.grouped > 0 ? "; \(summary.grouped) more writes stood for by the first and last of their run" : "")
     }
 }

@@ -78,8 +78,9 @@ public struct FaultWalk: Sendable {
         public var fired: Bool
         /// The operation hit: op, path, offset, size and the writer or step behind it.
         public var hit: FaultHit?
-        /// "held", "violated" (some invariant), "error" (the run itself failed) or "not run" (a program could not
-        /// start: nothing was judged; `errors` says why, and a resumed walk tries N again).
+        /// "held", "violated" (some invariant), "error" (the run itself failed), "hung" (the program never
+        /// returned: the run was stopped at its time limit, `hung` says after what) or "not run" (a program could
+        /// not start: nothing was judged; `errors` says why, and a resumed walk tries N again).
         public var outcome: String
         public var violated: [String]
         public var evidence: [String]
@@ -90,6 +91,9 @@ public struct FaultWalk: Sendable {
         public var report: String
         /// For a violated N: a scenario with the rule `nth: N` expecting the violation (`lifeboat replay` it).
         public var repro: String?
+        /// For a hung N: what the program was doing when it was stopped ("after EIO at rename ... it made no call
+        /// in the 30 s it was given"; `FaultWalk+Hung.swift`); nil otherwise (and in a walk saved before this key).
+        public var hung: String?
     }
 
     public struct State: Sendable, Codable {
@@ -108,6 +112,9 @@ public struct FaultWalk: Sendable {
     public static let stateFile = "walk.json"
     /// A row's outcome when its run could not start a program (counted apart from held and violated).
     public static let notRun = "not run"
+    /// A row's outcome when the program never returned and the run was stopped at its time limit: the program's
+    /// children killed and the volume unmounted by the run itself, the N recorded and the walk going on.
+    public static let hung = "hung"
 
     let base: Scenario
     let config: Config
@@ -136,6 +143,9 @@ public struct FaultWalk: Sendable {
         var settings = settings
         settings.reportsRoot = directory.appendingPathComponent("runs")
         settings.progress = nil
+        // The op log of a run that hung says which call the fault fired on and what the program did next (the
+        // run's own fault table is written only when it ends in time); each run's scratch is removed after it.
+        settings.keepScratch = true
         self.settings = settings
         self.progress = progress
     }
@@ -214,6 +224,17 @@ public struct FaultWalk: Sendable {
                     progress?("N=\(n): not run: \(row.errors.first ?? "")")
                     break walking
                 }
+                if row.outcome == Self.hung {
+                    // The program never returned: recorded, and the walk goes on with the next N (a hang is no
+                    // failing N, and before its fault fired it says nothing about the Ns after it either).
+                    state.seconds += batch.count == 1 ? wall : row.seconds
+                    state.rows.removeAll { $0.n == n }
+                    state.rows.append(row)
+                    state.rows.sort { $0.n < $1.n }
+                    progress?("N=\(n): \(row.hit?.summary ?? "(before the fault fired)") -> hung: \(row.hung ?? "")")
+                    try save(state)
+                    continue
+                }
                 if !row.fired, !row.errors.isEmpty {
                     // The run broke before the fault could fire: that says nothing about N. Stop without recording it,
                     // so a rerun in the same directory tries N again.
@@ -244,7 +265,13 @@ public struct FaultWalk: Sendable {
         let scenario = scenario(n: n)
         let started = Date()
         let run = try ScenarioRuns.run(scenario, file: config.scenarioFile, settings: settings)
+        defer { if let scratch = run.scratch { try? FileManager.default.removeItem(at: scratch) } }
         let (result, runDirectory) = (run.result, run.directory)
+        let opLog = run.scratch?.appendingPathComponent("faultfs.oplog")
+        if let limit = Self.hungLimit(result, scenario: scenario), !crashFired(opLog: opLog) {
+            return (hungRow(n, result: result, report: runDirectory.url.path, opLog: opLog, limit: limit,
+                            seconds: Date().timeIntervalSince(started)), result.coverage)
+        }
         let walkRule = result.faults.forRule(scenario.faults.rules.count - 1)
         let fired = (walkRule?.fired ?? 0) > 0
         let violated = result.verdicts.filter { $0.status == .violated && !(config.excused ?? []).contains($0.invariant) }
