@@ -17,10 +17,10 @@ extension DeepSearch {
             lines.append("| \(PageText.markdownCell(walk.label)) | \(walk.count)" + (walk.only.map { " (N = " + $0.map(String.init).joined(separator: ", ") + ")" } ?? "")
                          + " | \(walk.calls ?? walk.count) |")
         }
-        if !summary.rootCauses.isEmpty {
+        if let causes = summary.rootCauses, !causes.isEmpty {
             // One known cause shown once, with its fix, over the findings it explains (which follow, each naming it).
             lines += ["", "## Root causes", "", "| root cause | fix | findings |", "|---|---|---|"]
-            for cause in summary.rootCauses {
+            for cause in causes {
                 lines.append("| **\(cause.name)**: \(PageText.markdownCell(cause.title)) | \(PageText.markdownCell(cause.fix)) | \(cause.points.count): "
                              + PageText.markdownCell(cause.points.joined(separator: "; ")) + " |")
             }
@@ -33,14 +33,14 @@ extension DeepSearch {
             if let cause = finding.cause { lines.append("  - cause: \(cause)") }
             if let repro = finding.repro { lines.append("  - replay: `lifeboat replay \(repro)`") }
         }
-        if !summary.hung.isEmpty {
+        if let hung = summary.hung, !hung.isEmpty {
             // Not findings of an invariant: points that judged nothing because the program never returned (each
             // stopped at its run's time limit), listed so that "held at every point" is never said of them.
             lines += ["", "## Hung points", "",
                       "The program never returned at these points; each run was stopped at its time limit ("
-                      + summary.pointSeconds.sorted { $0.key < $1.key }.map { "\($0.key) \(Int($0.value)) s" }.joined(separator: ", ")
+                      + (summary.pointSeconds ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key) \(Int($0.value)) s" }.joined(separator: ", ")
                       + "), its processes killed and its volume unmounted, and the search went on.", ""]
-            for point in summary.hung {
+            for point in hung {
                 lines.append("- **hung** at \(point.walk), N=\(point.n): \(point.operation)")
                 for line in point.evidence { lines.append("  - \(line)") }
             }

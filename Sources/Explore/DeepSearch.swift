@@ -101,12 +101,13 @@ public struct DeepSearch {
         /// Why the search stopped short (the budget, an interruption, a run that could not start); nil when complete.
         public var incomplete: String?
         /// The points where the program never returned: each stopped at `pointSeconds`, named with the call the
-        /// fault fired on and what the program did after it (`evidence`), and the search went on.
-        public var hung: [Finding] = []
+        /// fault fired on and what the program did after it (`evidence`), and the search went on. Optional, as the
+        /// two below, so a summary written before them still reads (nil there: read as none).
+        public var hung: [Finding]? = []
         /// The time each point's run was given, per program (`pointLimit`): past it, the point is hung.
-        public var pointSeconds: [String: Double] = [:]
+        public var pointSeconds: [String: Double]? = [:]
         /// The findings grouped under their known root causes, each with its standard fix.
-        public var rootCauses: [RootCause] = []
+        public var rootCauses: [RootCause]? = []
     }
 
     /// The kinds of call the probe counts, and the walks made of them: crash right after each persistence point
@@ -307,7 +308,7 @@ public struct DeepSearch {
             }
             targets[index].base.timeLimit = Self.pointLimit(probeSeconds: Date().timeIntervalSince(probeStarted), minimum: minimumPointSeconds,
                                                             situationLimit: target.base.timeLimit)
-            summary.pointSeconds[target.program] = targets[index].base.timeLimit
+            summary.pointSeconds?[target.program] = targets[index].base.timeLimit
             summary.walks += Self.plan(target.program, calls: calls, sequence: sequence, interleaving: target.interleaving ? target.storeGlob : nil,
                                        work: target.work)
             progress("probe: \(target.program) made " + Self.probedOps.map { "\(calls[$0] ?? 0) \($0)" }.joined(separator: ", "))
@@ -330,7 +331,7 @@ public struct DeepSearch {
                 summary.covered += 1
                 progress("\(walk.label) -> \(row.outcome)" + (row.violated.isEmpty ? "" : " (\(row.violated.joined(separator: ", ")))"))
                 if row.outcome == FaultWalk.hung {
-                    summary.hung.append(Finding(walk: walk.label, n: 1, operation: "\(target.actor) reported success",
+                    summary.hung?.append(Finding(walk: walk.label, n: 1, operation: "\(target.actor) reported success",
                                                 violated: [], evidence: [row.hung ?? ""], cause: nil, repro: nil))
                 }
                 if row.outcome == "violated" {
@@ -350,7 +351,7 @@ public struct DeepSearch {
             // not a pass, and the next walk takes over.
             summary.covered += state.firstFailing == nil ? min(walk.count, state.rows.count) : walk.count
             for row in state.rows where row.outcome == FaultWalk.hung {
-                summary.hung.append(Finding(walk: label, n: row.n, operation: row.hit?.summary ?? "call \(row.n)", violated: [],
+                summary.hung?.append(Finding(walk: label, n: row.n, operation: row.hit?.summary ?? "call \(row.n)", violated: [],
                                             evidence: [row.hung ?? ""], cause: nil, repro: nil))
             }
             if let row = state.firstFailing {
@@ -442,7 +443,7 @@ public struct DeepSearch {
     public static func coverage(_ summary: Summary) -> String {
         let percent = summary.total == 0 ? 100 : summary.covered * 100 / summary.total
         return "covered \(summary.covered) of \(summary.total) points (\(percent)%)"
-            + (summary.hung.isEmpty ? "" : ", \(summary.hung.count) hung")
+            + ((summary.hung ?? []).isEmpty ? "" : ", \(summary.hung?.count ?? 0) hung")
             + (summary.grouped > 0 ? "; \(summary.grouped) more writes stood for by the first and last of their run" : "")
     }
 }

@@ -169,7 +169,7 @@ extension CIOutput {
                                       evidence: point.evidence.first.map { FindingText.relativePaths(FindingText.firstSentence($0)) },
                                       cause: point.cause.map(FindingText.firstClause),
                                       // A known root cause's standard fix is the one to make (`DeepSearch+RootCauses.swift`).
-                                      fix: point.rootCause.flatMap { name in summary.rootCauses.first { $0.name == name }?.fix } ?? invariant?.fix,
+                                      fix: point.rootCause.flatMap { name in summary.rootCauses?.first { $0.name == name }?.fix } ?? invariant?.fix,
                                       appsOwn: false)
                 let restore = CIOutput.blamesRestore(name, cause: point.cause) || point.operation.contains(" by restore-")
                 let program = restore ? (typed.restore ?? typed.backup) : typed.backup
@@ -194,8 +194,8 @@ extension CIOutput {
     static func verdicts(deep: [(seed: UInt64, summary: DeepSearch.Summary, folder: URL)]) -> [String] {
         deep.map { seed, summary, _ in
             "seed \(seed): \(DeepSearch.coverage(summary)); " + (summary.findings.isEmpty ? (summary.incomplete.map { "incomplete: \($0)" }
-                ?? (summary.hung.isEmpty ? "held at every point" : "HUNG at \(summary.hung.count) point(s)"))
-                : "CAUGHT \(summary.findings.count) point(s)" + (summary.hung.isEmpty ? "" : ", HUNG at \(summary.hung.count)"))
+                ?? ((summary.hung ?? []).isEmpty ? "held at every point" : "HUNG at \(summary.hung?.count ?? 0) point(s)"))
+                : "CAUGHT \(summary.findings.count) point(s)" + ((summary.hung ?? []).isEmpty ? "" : ", HUNG at \(summary.hung?.count ?? 0)"))
         }
     }
 }

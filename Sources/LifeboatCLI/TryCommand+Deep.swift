@@ -72,7 +72,7 @@ extension TryCommand {
                 if let repro = finding.repro { show("repro: lifeboat replay \(repro)", "    ") }
             }
             // Findings of one known root cause: the cause and its fix once, then each point with its call and repro.
-            for cause in summary.rootCauses {
+            for cause in summary.rootCauses ?? [] {
                 found = true
                 show("CAUGHT \(cause.points.count) finding(s) of one root cause (\(cause.name)): \(cause.title)", "  ")
                 show("fix: \(cause.fix)", "    ")
@@ -82,12 +82,12 @@ extension TryCommand {
                     if let repro = finding.repro { show("repro: lifeboat replay \(repro)", "      ") }
                 }
             }
-            for point in summary.hung {
+            for point in summary.hung ?? [] {
                 found = true
                 show("HUNG at \(point.walk), N=\(point.n): \(point.operation)", "  ")
                 for evidence in point.evidence { show(FindingText.relativePaths(evidence), "    ") }
             }
-            if summary.findings.isEmpty, summary.hung.isEmpty, summary.incomplete == nil { print("  held at every point") }
+            if summary.findings.isEmpty, (summary.hung ?? []).isEmpty, summary.incomplete == nil { print("  held at every point") }
             if let why = summary.incomplete { incomplete = why }
             print("  page: \(folder.path)/deep.md")
         }

@@ -29,11 +29,11 @@ import Testing
 
         #expect(summary.incomplete == nil, "the hang did not end the search: \(summary.incomplete ?? "")")
         #expect(summary.covered == summary.total, "every point was searched: \(DeepSearch.coverage(summary))")
-        let limit = try #require(summary.pointSeconds["backup"])
+        let limit = try #require(summary.pointSeconds?["backup"])
         #expect(limit >= 20 && limit <= situation.scenario.timeLimit)
         // Hung exactly where the script waits: a short write of its manifest, and nowhere else (an error stops it).
-        #expect(summary.hung.count == 1, "\(summary.hung.map { "\($0.walk) N=\($0.n): \($0.operation)" })")
-        let hung = try #require(summary.hung.first)
+        #expect(summary.hung?.count == 1, "\((summary.hung ?? []).map { "\($0.walk) N=\($0.n): \($0.operation)" })")
+        let hung = try #require(summary.hung?.first)
         #expect(hung.walk == "backup: short-write 1 at write", "\(hung.walk)")
         #expect(hung.operation.hasPrefix("write /backups/") && hung.operation.contains("/manifest.txt")
                 && hung.operation.contains("by backup-1 (python3)"), "the call its fault fired on, and whose: \(hung.operation)")
