@@ -33,6 +33,33 @@ extension DeepSearch {
             if let cause = finding.cause { lines.append("  - cause: \(cause)") }
             if let repro = finding.repro { lines.append("  - replay: `lifeboat replay \(repro)`") }
         }
+        if let tables = summary.ioCoverage, !tables.isEmpty {
+            // What each call was answered with, over the whole search: met (success), faulted at N points, not
+            // tried, or unreachable (no such answer to such a call).
+            lines += ["", "## Input/output coverage", "", ioShare(tables) + ".", ""]
+            for (program, cells) in tables.sorted(by: { $0.key < $1.key }) {
+                lines += ["| \(program) | " + ioAnswers.joined(separator: " | ") + " |", "|---|" + ioAnswers.map { _ in "---|" }.joined()]
+                for op in ioOps {
+                    let row = cells.filter { $0.op == op }
+                    guard !row.isEmpty else { continue }
+                    lines.append("| \(op) | " + ioAnswers.map { answer in
+                        guard let cell = row.first(where: { $0.answer == answer }) else { return "" }
+                        switch cell.status {
+                        case "met": return "met (\(cell.calls))"
+                        case "faulted": return "faulted at \(cell.calls)"
+                        case "unreachable": return "—"
+                        default: return "**not tried**"
+                        }
+                    }.joined(separator: " | ") + " |")
+                }
+                let untried = cells.filter { $0.status == "not tried" }
+                if !untried.isEmpty {
+                    lines += [""] + untried.map { "- \(program): \($0.op) \($0.answer) not tried: \($0.reason ?? "")" }
+                }
+                lines.append("")
+            }
+            lines.append("—: no local file system gives that answer to that call (EINTR: a local file's call is not interrupted; a short transfer: only a write has a byte count; ENOSPC, EDQUOT: only a write or an fsync allocates; EROFS: only a call that changes the file system).")
+        }
         if let hung = summary.hung, !hung.isEmpty {
             // Not findings of an invariant: points that judged nothing because the program never returned (each
             // stopped at its run's time limit), listed so that "held at every point" is never said of them.

@@ -108,6 +108,9 @@ public struct DeepSearch {
         public var pointSeconds: [String: Double]? = [:]
         /// The findings grouped under their known root causes, each with its standard fix.
         public var rootCauses: [RootCause]? = []
+        /// Per program, each kind of call it made and each answer a file system can give it: met, faulted, not
+        /// tried or unreachable (`DeepSearch+IOCoverage.swift`).
+        public var ioCoverage: [String: [IOCell]]? = [:]
     }
 
     /// The kinds of call the probe counts, and the walks made of them: crash right after each persistence point
@@ -129,6 +132,18 @@ public struct DeepSearch {
         (["write", "copy_file_range"], .errno("EIO")),
         (["write", "copy_file_range"], .errno("ENOSPC")),
         (["write"], .shortWrite(1)),
+    ]
+    /// Walks that give the other answers a local file system can give those calls (the input/output coverage
+    /// table, `DeepSearch+IOCoverage.swift`): EIO at each unlink, ENOSPC and EDQUOT at each fsync (delayed
+    /// allocation reports a full disk there), EDQUOT and EROFS at each write, EROFS at each rename and unlink. They come after every
+    /// walk above whatever their length, so a budget cuts them first.
+    static let fillingShapes: [(ops: [String], action: FaultAction)] = [
+        (["unlink"], .errno("EIO")),
+        (["fsync"], .errno("ENOSPC")),
+        (["fsync"], .errno("EDQUOT")),
+        (["rename", "unlink"], .errno("EROFS")),
+        (["write", "copy_file_range"], .errno("EDQUOT")),
+        (["write", "copy_file_range"], .errno("EROFS")),
     ]
 
     let file: String
@@ -256,7 +271,7 @@ public struct DeepSearch {
             walk.whileHeld = work
             return count == 0 ? [] : [walk]
         }
-        return walkShapes.compactMap { shape -> Walk? in
+        return (walkShapes + fillingShapes).compactMap { shape -> Walk? in
             let count = shape.ops.reduce(0) { $0 + (calls[$1] ?? 0) }
             guard count > 0 else { return nil }
             var walk = Walk(program: program, ops: shape.ops, action: shape.action, count: count)
@@ -315,7 +330,19 @@ public struct DeepSearch {
         }
         // The short walks first, whichever program they search (the persistence points, the interleavings, the
         // crash after success), so a budget cuts the long walks over every write, not them.
-        summary.walks = summary.walks.enumerated().sorted { ($0.element.count, $0.offset) < ($1.element.count, $1.offset) }.map(\.element)
+        // The walks that only fill the input/output table come last.
+        func filling(_ walk: Walk) -> Int { Self.fillingShapes.contains { $0.ops == walk.ops && $0.action == walk.action } ? 1 : 0 }
+        summary.walks = summary.walks.enumerated().sorted {
+            (filling($0.element), $0.element.count, $0.offset) < (filling($1.element), $1.element.count, $1.offset)
+        }.map(\.element)
+        // The input/output table: the (call, answer) pairs each program's walks plan, and those they gave.
+        func base(_ program: String) -> String { program.components(separatedBy: "+")[0] }
+        var answersPlanned: [String: Set<String>] = [:]
+        var faulted: [String: [String: Int]] = [:]
+        for walk in summary.walks {
+            guard let answer = Self.ioAnswer(of: walk.action) else { continue }
+            for op in walk.ops { answersPlanned[base(walk.program), default: []].insert(op + " " + answer) }
+        }
         summary.total = summary.walks.reduce(0) { $0 + $1.count }
         summary.grouped = summary.walks.reduce(0) { sum, walk in sum + (walk.calls.map { $0 - walk.count } ?? 0) }
         planned(summary.total)
@@ -350,6 +377,12 @@ public struct DeepSearch {
             // A walk stopped at its first failure covers the Ns after it too: they are that finding's neighbours,
             // not a pass, and the next walk takes over.
             summary.covered += state.firstFailing == nil ? min(walk.count, state.rows.count) : walk.count
+            if let answer = Self.ioAnswer(of: walk.action) {
+                for row in state.rows where row.fired && row.outcome != FaultWalk.notRun {
+                    guard let op = row.hit?.op else { continue }
+                    faulted[base(walk.program), default: [:]][op + " " + answer, default: 0] += 1
+                }
+            }
             for row in state.rows where row.outcome == FaultWalk.hung {
                 summary.hung?.append(Finding(walk: label, n: row.n, operation: row.hit?.summary ?? "call \(row.n)", violated: [],
                                             evidence: [row.hung ?? ""], cause: nil, repro: nil))
@@ -370,6 +403,9 @@ public struct DeepSearch {
                 summary.incomplete = Interruption.requested ? "interrupted" : "the budget ran out"
                 break
             }
+        }
+        for (program, calls) in summary.calls where !program.contains("+") {
+            summary.ioCoverage?[program] = Self.ioCoverage(calls: calls, faulted: faulted[program] ?? [:], planned: answersPlanned[program] ?? [])
         }
         return try finish(summary, started: started)
     }

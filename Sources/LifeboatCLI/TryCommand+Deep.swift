@@ -55,6 +55,7 @@ extension TryCommand {
                 "\(program) " + DeepSearch.probedOps.filter { (counts[$0] ?? 0) > 0 }.map { "\(counts[$0] ?? 0) \($0)" }.joined(separator: ", ")
             }.joined(separator: "; ")
             print("seed \(seed): \(DeepSearch.coverage(summary)), \(summary.runs) runs in \(Progress.clock(summary.seconds)) (\(calls))")
+            if let tables = summary.ioCoverage, !tables.isEmpty { print("  input/output: \(DeepSearch.ioShare(tables))") }
             let width = TerminalStyle.columns
             func show(_ text: String, _ indent: String) {
                 for line in FindingText.wrap(text, width: width, indent: indent, hanging: indent + "    ") { print(line) }

@@ -48,9 +48,16 @@ import Testing
         #expect(row.fired && row.hit?.op == "write" && row.violated.isEmpty)
         #expect(state.finished != nil, "the walk ended as walks end, past its last N")
 
+        // The input/output table: a complete search gave every reachable answer to every kind of call it made.
+        let cells = try #require(summary.ioCoverage?["backup"])
+        #expect(cells.contains { $0.op == "write" && $0.answer == "EDQUOT" && $0.status == "faulted" })
+        #expect(cells.contains { $0.op == "fsync" && $0.answer == "EINTR" && $0.status == "unreachable" })
+        #expect(cells.allSatisfy { $0.status != "not tried" }, "\(cells.filter { $0.status == "not tried" }.map { "\($0.op) \($0.answer)" })")
+
         // On the page and in the JSON.
         let page = try String(contentsOf: scratch.path("deep/deep.md"), encoding: .utf8)
         #expect(page.contains("## Hung points") && page.contains("**hung** at \(hung.walk), N=\(hung.n)"), "\(page)")
+        #expect(page.contains("## Input/output coverage") && page.contains("| write | met ("), "\(page)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: scratch.path("deep/deep.json"))) as? [String: Any])
         #expect((json["hung"] as? [[String: Any]])?.count == 1)
 
