@@ -45,6 +45,10 @@ extension DeepSearch {
         }
     }
 
+    /// The table's row of the call a fault fired on: a rule over `fsync` fires on fdatasync too, which the op log
+    /// names as such (SQLite's syncs are fdatasync), and is the same row.
+    public static func ioOp(ofHit op: String) -> String { op == "fdatasync" ? "fsync" : op }
+
     /// The table's answer class of a walk's action; nil for a crash or a hold (no answer to the call).
     public static func ioAnswer(of action: FaultAction) -> String? {
         switch action {

@@ -379,7 +379,7 @@ public struct DeepSearch {
             summary.covered += state.firstFailing == nil ? min(walk.count, state.rows.count) : walk.count
             if let answer = Self.ioAnswer(of: walk.action) {
                 for row in state.rows where row.fired && row.outcome != FaultWalk.notRun {
-                    guard let op = row.hit?.op else { continue }
+                    guard let op = row.hit.map({ Self.ioOp(ofHit: $0.op) }) else { continue }
                     faulted[base(walk.program), default: [:]][op + " " + answer, default: 0] += 1
                 }
             }

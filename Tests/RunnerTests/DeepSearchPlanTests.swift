@@ -49,6 +49,7 @@ import Testing
         let reachable = cells.filter { $0.status != "unreachable" && $0.answer != "success" }
         let unplanned = reachable.filter { !planned.contains($0.op + " " + $0.answer) }.map { "\($0.op) \($0.answer)" }
         #expect(unplanned.isEmpty, "the walks plan every reachable answer: \(unplanned)")
+        #expect(DeepSearch.ioOp(ofHit: "fdatasync") == "fsync" && DeepSearch.ioOp(ofHit: "flush") == "flush", "SQLite's fdatasync is an fsync's row")
         let share = DeepSearch.ioShare(["backup": cells])
         #expect(share.hasPrefix("7 of 18 reachable"), "\(share)")
     }
