@@ -127,6 +127,8 @@ public struct FaultWalk: Sendable {
     /// stopping where one at a time would have stopped (a run that fires nothing, a failure with
     /// `--stop-at-failure`): the rows past that point are dropped, so the state is the same at any `jobs`.
     let jobs: Int
+    /// Whether a run's scratch goes once the walk has read its op log (the caller's settings did not keep it).
+    let removesScratch: Bool
 
     /// - Parameters: `directory` the walk's directory (reports/<walk-id>); a directory holding a state file for
     ///   the same configuration is resumed.
@@ -144,7 +146,9 @@ public struct FaultWalk: Sendable {
         settings.reportsRoot = directory.appendingPathComponent("runs")
         settings.progress = nil
         // The op log of a run that hung says which call the fault fired on and what the program did next (the
-        // run's own fault table is written only when it ends in time); each run's scratch is removed after it.
+        // run's own fault table is written only when it ends in time); each run's scratch is removed after it,
+        // unless the caller's settings keep it.
+        removesScratch = !settings.keepScratch
         settings.keepScratch = true
         self.settings = settings
         self.progress = progress
@@ -265,7 +269,7 @@ public struct FaultWalk: Sendable {
         let scenario = scenario(n: n)
         let started = Date()
         let run = try ScenarioRuns.run(scenario, file: config.scenarioFile, settings: settings)
-        defer { if let scratch = run.scratch { try? FileManager.default.removeItem(at: scratch) } }
+        defer { if removesScratch, let scratch = run.scratch { try? FileManager.default.removeItem(at: scratch) } }
         let (result, runDirectory) = (run.result, run.directory)
         let opLog = run.scratch?.appendingPathComponent("faultfs.oplog")
         if let limit = Self.hungLimit(result, scenario: scenario), !crashFired(opLog: opLog) {
