@@ -230,13 +230,16 @@ public struct FaultWalk: Sendable {
                 }
                 if row.outcome == Self.hung {
                     // The program never returned: recorded, and the walk goes on with the next N (a hang is no
-                    // failing N, and before its fault fired it says nothing about the Ns after it either).
+                    // failing N).
                     state.seconds += batch.count == 1 ? wall : row.seconds
                     state.rows.removeAll { $0.n == n }
                     state.rows.append(row)
                     state.rows.sort { $0.n < $1.n }
                     progress?("N=\(n): \(row.hit?.summary ?? "(before the fault fired)") -> hung: \(row.hung ?? "")")
+                    // Hung before its Nth call: the program reaches no later N either, so the walk ends here.
+                    if !row.fired { state.finished = "run N=\(n) hung before its fault fired: the program never reached that call" }
                     try save(state)
+                    if state.finished != nil { break walking }
                     continue
                 }
                 if !row.fired, !row.errors.isEmpty {
