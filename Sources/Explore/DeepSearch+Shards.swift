@@ -8,13 +8,16 @@ import Runner
 /// plan, and the merge refuses it), then every N-th walk. `lifeboat report merge` puts the shards' walks back in
 /// the plan's order and writes the deep.json and deep.md one unsharded search writes.
 extension DeepSearch {
-    /// One walk a folder searched to its end: its folder (the plan's key), its runs, the points it covered and
-    /// its finding.
+    /// One walk a folder searched to its end: its folder (the plan's key), its runs, the points it covered, its
+    /// finding, the points where the program never returned, and the points each (op, answer) of the
+    /// input/output table was given at: what the merge adds up.
     public struct Searched: Sendable, Codable, Equatable {
         public var walk: String
         public var runs: Int
         public var covered: Int
         public var finding: Finding?
+        public var hung: [Finding]?
+        public var faulted: [String: Int]?
     }
 
     /// The plan of a search: the walks by folder, over what the probes counted and the bases they ran.
@@ -78,6 +81,9 @@ extension DeepSearch {
         merged.plan = whole
         merged.searched = []
         merged.findings = []
+        merged.hung = []
+        var faulted: [String: [String: Int]] = [:]
+        let programs = Dictionary(merged.walks.map { ($0.folder, $0.program.components(separatedBy: "+")[0]) }, uniquingKeysWith: { first, _ in first })
         merged.runs = probeRuns
         merged.covered = 0
         // Shards run side by side: the search took as long as its longest shard.
@@ -94,7 +100,13 @@ extension DeepSearch {
             merged.runs += searched.runs
             merged.covered += searched.covered
             if let finding = searched.finding { merged.findings.append(finding) }
+            merged.hung?.append(contentsOf: searched.hung ?? [])
+            if let walkFaulted = searched.faulted, let program = programs[walk] {
+                faulted[program, default: [:]].merge(walkFaulted, uniquingKeysWith: +)
+            }
         }
+        merged.rootCauses = rootCauses(of: merged.findings)
+        merged.ioCoverage = ioCoverage(of: merged, faulted: faulted)
         // The probes ran in every shard, alike: the first shard's stand for them.
         for name in try FileManager.default.contentsOfDirectory(atPath: parts[0].path).sorted() where name.hasPrefix("probe-") {
             try copies.add(name, from: parts[0])

@@ -41,6 +41,8 @@ public struct DeepSearch {
         public var work: [HoldWork]?
         /// Whether this is an interleaving target.
         public var interleaving: Bool { work != nil }
+        /// The program's command line, as its step runs it.
+        public var command: String? { base.schedule.indices.contains(step) ? base.schedule[step].command : nil }
     }
 
     /// One walk of the plan: over which of the program's calls, with what at the Nth, and how many Ns there are.
@@ -78,6 +80,9 @@ public struct DeepSearch {
         public var evidence: [String]
         public var cause: String?
         public var repro: String?
+        /// The known root cause the op log shows behind it (`DeepSearch+RootCauses.swift`): "sqlite-delete-journal",
+        /// "never-syncs", "rename-no-folder-fsync"; nil when none explains it.
+        public var rootCause: String?
     }
 
     public struct Summary: Sendable, Codable {
@@ -99,6 +104,17 @@ public struct DeepSearch {
         /// merge`; and each walk this folder searched to its end, with what it found (`DeepSearch+Shards.swift`).
         public var plan: ShardPlan?
         public var searched: [Searched]?
+        /// The points where the program never returned: each stopped at `pointSeconds`, named with the call the
+        /// fault fired on and what the program did after it (`evidence`), and the search went on. Optional, as the
+        /// two below, so a summary written before them still reads (nil there: read as none).
+        public var hung: [Finding]? = []
+        /// The time each point's run was given, per program (`pointLimit`): past it, the point is hung.
+        public var pointSeconds: [String: Double]? = [:]
+        /// The findings grouped under their known root causes, each with its standard fix.
+        public var rootCauses: [RootCause]? = []
+        /// Per program, each kind of call it made and each answer a file system can give it: met, faulted, not
+        /// tried or unreachable (`DeepSearch+IOCoverage.swift`).
+        public var ioCoverage: [String: [IOCell]]? = [:]
     }
 
     /// The kinds of call the probe counts, and the walks made of them: crash right after each persistence point
@@ -121,15 +137,32 @@ public struct DeepSearch {
         (["write", "copy_file_range"], .errno("ENOSPC")),
         (["write"], .shortWrite(1)),
     ]
+    /// Walks that give the other answers a local file system can give those calls (the input/output coverage
+    /// table, `DeepSearch+IOCoverage.swift`): EIO at each unlink, ENOSPC and EDQUOT at each fsync (delayed
+    /// allocation reports a full disk there), EDQUOT and EROFS at each write, EROFS at each rename and unlink. They come after every
+    /// walk above whatever their length, so a budget cuts them first.
+    static let fillingShapes: [(ops: [String], action: FaultAction)] = [
+        (["unlink"], .errno("EIO")),
+        (["fsync"], .errno("ENOSPC")),
+        (["fsync"], .errno("EDQUOT")),
+        (["rename", "unlink"], .errno("EROFS")),
+        (["write", "copy_file_range"], .errno("EDQUOT")),
+        (["write", "copy_file_range"], .errno("EROFS")),
+    ]
 
     let file: String
     let directory: URL
     let settings: ScenarioRunner.Settings
     let targets: [Target]
+    /// The least time a point's run is given before it counts as hung (`pointLimit`).
+    let minimumPointSeconds: Double
 
     /// - Parameters: `situation` the try recipe's idle situation (the program's command lines in its steps);
     ///   `directory` where the probe, the walks, their repros and `deep.json`/`deep.md` go.
-    public init(situation: Scenario, file: String, directory: URL, settings: ScenarioRunner.Settings) {
+    ///   `minimumPointSeconds` the least time each point's run is given before the point counts as hung.
+    public init(situation: Scenario, file: String, directory: URL, settings: ScenarioRunner.Settings,
+                minimumPointSeconds: Double = DeepSearch.minimumPointSeconds) {
+        self.minimumPointSeconds = minimumPointSeconds
         var common = situation
         common.name = situation.name.replacingOccurrences(of: "-idle", with: "") + "-deep"
         common.expect = .pass
@@ -186,6 +219,18 @@ public struct DeepSearch {
         self.targets = targets
     }
 
+    /// The least time a point's run is given, and how many times its probe's time it is given when that is more.
+    public static let minimumPointSeconds = 60.0
+    static let probeTimesPerPoint = 6.0
+
+    /// The time each point's run of a target is given (its scenario's `time_limit`): six times its probe's (the
+    /// same program, the same base, no fault) and at least `minimum`, never more than the situation's own limit.
+    /// A run past it is a point where the program never returned: the run stops it (`FaultWalk+Hung.swift`), so one
+    /// hung point costs this long and the search goes on.
+    static func pointLimit(probeSeconds: Double, minimum: Double, situationLimit: Double) -> Double {
+        min(situationLimit, max(minimum, (probeSeconds * probeTimesPerPoint).rounded(.up)))
+    }
+
     /// The probe: the target's base with one `delay 0` rule per kind of call, scoped to the program; returns the run,
     /// how many calls of each kind the program made, and the calls in order with their paths (from the op log;
     /// nil when it could not be read).
@@ -230,7 +275,7 @@ public struct DeepSearch {
             walk.whileHeld = work
             return count == 0 ? [] : [walk]
         }
-        return walkShapes.compactMap { shape -> Walk? in
+        return (walkShapes + fillingShapes).compactMap { shape -> Walk? in
             let count = shape.ops.reduce(0) { $0 + (calls[$1] ?? 0) }
             guard count > 0 else { return nil }
             var walk = Walk(program: program, ops: shape.ops, action: shape.action, count: count)
@@ -266,7 +311,10 @@ public struct DeepSearch {
         let started = Date()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var summary = Summary()
-        for target in targets {
+        var targets = targets
+        for index in targets.indices {
+            let target = targets[index]
+            let probeStarted = Date()
             let (probeResult, calls, sequence) = try probe(target)
             summary.runs += 1
             summary.calls[target.program] = calls
@@ -274,13 +322,27 @@ public struct DeepSearch {
                 summary.incomplete = "the probe run could not start the \(target.program) program: \(environment)"
                 return try finish(summary, started: started)
             }
+            if FaultWalk.hungLimit(probeResult, scenario: target.base) != nil {
+                summary.incomplete = "the \(target.program) program never returned in its probe run, with no fault injected (stopped at its time limit of \(Int(target.base.timeLimit)) s)"
+                return try finish(summary, started: started)
+            }
+            targets[index].base.timeLimit = Self.pointLimit(probeSeconds: Date().timeIntervalSince(probeStarted), minimum: minimumPointSeconds,
+                                                            situationLimit: target.base.timeLimit)
+            summary.pointSeconds?[target.program] = targets[index].base.timeLimit
             summary.walks += Self.plan(target.program, calls: calls, sequence: sequence, interleaving: target.interleaving ? target.storeGlob : nil,
                                        work: target.work)
             progress("probe: \(target.program) made " + Self.probedOps.map { "\(calls[$0] ?? 0) \($0)" }.joined(separator: ", "))
         }
         // The short walks first, whichever program they search (the persistence points, the interleavings, the
         // crash after success), so a budget cuts the long walks over every write, not them.
-        summary.walks = summary.walks.enumerated().sorted { ($0.element.count, $0.offset) < ($1.element.count, $1.offset) }.map(\.element)
+        // The walks that only fill the input/output table come last.
+        func filling(_ walk: Walk) -> Int { Self.fillingShapes.contains { $0.ops == walk.ops && $0.action == walk.action } ? 1 : 0 }
+        summary.walks = summary.walks.enumerated().sorted {
+            (filling($0.element), $0.element.count, $0.offset) < (filling($1.element), $1.element.count, $1.offset)
+        }.map(\.element)
+        // The input/output table: the (call, answer) pairs each program's walks plan, and those they gave.
+        func base(_ program: String) -> String { program.components(separatedBy: "+")[0] }
+        var faulted: [String: [String: Int]] = [:]
         summary.total = summary.walks.reduce(0) { $0 + $1.count }
         summary.grouped = summary.walks.reduce(0) { sum, walk in sum + (walk.calls.map { $0 - walk.count } ?? 0) }
         summary.plan = plan(summary, shard: shard)
@@ -299,9 +361,19 @@ public struct DeepSearch {
                 summary.runs += 1
                 summary.covered += 1
                 progress("\(walk.label) -> \(row.outcome)" + (row.violated.isEmpty ? "" : " (\(row.violated.joined(separator: ", ")))"))
-                let finding = row.outcome != "violated" ? nil : Finding(walk: walk.label, operation: "\(target.actor) reported success", row: row)
+                var hung: [Finding] = []
+                if row.outcome == FaultWalk.hung {
+                    hung.append(Finding(walk: walk.label, n: 1, operation: "\(target.actor) reported success",
+                                        violated: [], evidence: [row.hung ?? ""], cause: nil, repro: nil))
+                }
+                summary.hung?.append(contentsOf: hung)
+                var finding = row.outcome != "violated" ? nil : Finding(walk: walk.label, operation: "\(target.actor) reported success", row: row)
+                if var found = finding {
+                    Self.explain(&found, report: row.report, calls: summary.calls[target.program], command: target.command)
+                    finding = found
+                }
                 summary.findings += finding.map { [$0] } ?? []
-                summary.searched?.append(Searched(walk: walk.folder, runs: 1, covered: 1, finding: finding))
+                summary.searched?.append(Searched(walk: walk.folder, runs: 1, covered: 1, finding: finding, hung: hung.isEmpty ? nil : hung))
                 continue
             }
             let config = Self.config(of: walk, file: file, actor: target.actor)
@@ -313,7 +385,26 @@ public struct DeepSearch {
             // not a pass, and the next walk takes over.
             let covered = state.firstFailing == nil ? min(walk.count, state.rows.count) : walk.count
             summary.covered += covered
-            let finding = state.firstFailing.map { Finding(walk: label, operation: $0.hit?.summary ?? "call \($0.n)", row: $0) }
+            var walkFaulted: [String: Int] = [:]
+            if let answer = Self.ioAnswer(of: walk.action) {
+                for row in state.rows where row.fired && row.outcome != FaultWalk.notRun {
+                    guard let op = row.hit.map({ Self.ioOp(ofHit: $0.op) }) else { continue }
+                    walkFaulted[op + " " + answer, default: 0] += 1
+                }
+            }
+            faulted[base(walk.program), default: [:]].merge(walkFaulted, uniquingKeysWith: +)
+            let hung = state.rows.filter { $0.outcome == FaultWalk.hung }.map { row in
+                Finding(walk: label, n: row.n, operation: row.hit?.summary ?? "call \(row.n)", violated: [],
+                        evidence: [row.hung ?? ""], cause: nil, repro: nil)
+            }
+            summary.hung?.append(contentsOf: hung)
+            var finding = state.firstFailing.map { Finding(walk: label, operation: $0.hit?.summary ?? "call \($0.n)", row: $0) }
+            if var found = finding, let row = state.firstFailing {
+                // An interleaving target counts the same program's calls again: its sync calls are the program's.
+                Self.explain(&found, report: row.report, calls: summary.calls[target.program.components(separatedBy: "+")[0]],
+                             command: target.command)
+                finding = found
+            }
             summary.findings += finding.map { [$0] } ?? []
             if let notRun = state.rows.first(where: { $0.outcome == FaultWalk.notRun }) {
                 summary.incomplete = "a run could not start the program: \(notRun.errors.first ?? "")"
@@ -323,8 +414,10 @@ public struct DeepSearch {
                 summary.incomplete = Interruption.requested ? "interrupted" : "the budget ran out"
                 break
             }
-            summary.searched?.append(Searched(walk: walk.folder, runs: state.rows.count, covered: covered, finding: finding))
+            summary.searched?.append(Searched(walk: walk.folder, runs: state.rows.count, covered: covered, finding: finding,
+                                              hung: hung.isEmpty ? nil : hung, faulted: walkFaulted.isEmpty ? nil : walkFaulted))
         }
+        summary.ioCoverage = Self.ioCoverage(of: summary, faulted: faulted)
         return try finish(summary, started: started)
     }
 
@@ -358,6 +451,12 @@ public struct DeepSearch {
         settings.progress = nil
         let started = Date()
         let run = try ScenarioRuns.run(scenario, file: file, settings: settings)
+        let result = run.result
+        if let limit = FaultWalk.hungLimit(result, scenario: scenario) {
+            return FaultWalk.Row(n: 1, fired: true, hit: nil, outcome: FaultWalk.hung, violated: [], evidence: [], cause: nil,
+                                 errors: result.errors, seconds: Date().timeIntervalSince(started), report: run.directory.url.path,
+                                 hung: "the program never returned (the crash was to come the moment it reported success); stopped at the run's time limit of \(Int(limit)) s")
+        }
         return try FaultWalk.row(n: 1, of: run, scenario: scenario, file: file, fired: true, hit: nil, excused: [],
                                  seconds: Date().timeIntervalSince(started),
                                  repro: (name: "\(target.base.name)-crash-after-success-\(mode)", file: folder.appendingPathComponent("repro.yaml"),
@@ -367,6 +466,7 @@ public struct DeepSearch {
     private func finish(_ summary: Summary, started: Date) throws -> Summary {
         var summary = summary
         summary.seconds = Date().timeIntervalSince(started)
+        summary.rootCauses = Self.rootCauses(of: summary.findings)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         try encoder.encode(summary).write(to: directory.appendingPathComponent("deep.json"), options: .atomic)
@@ -374,10 +474,11 @@ public struct DeepSearch {
         return summary
     }
 
-    /// "covered 40 of 212 points (19%)".
+    /// "covered 40 of 212 points (19%)"; ", 1 hung" when the program never returned at some.
     public static func coverage(_ summary: Summary) -> String {
         let percent = summary.total == 0 ? 100 : summary.covered * 100 / summary.total
         return "covered \(summary.covered) of \(summary.total) points (\(percent)%)"
+            + ((summary.hung ?? []).isEmpty ? "" : ", \(summary.hung?.count ?? 0) hung")
             + (summary.grouped > 0 ? "; \(summary.grouped) more writes stood for by the first and last of their run" : "")
     }
 }

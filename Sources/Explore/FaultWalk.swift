@@ -78,8 +78,9 @@ public struct FaultWalk: Sendable {
         public var fired: Bool
         /// The operation hit: op, path, offset, size and the writer or step behind it.
         public var hit: FaultHit?
-        /// "held", "violated" (some invariant), "error" (the run itself failed) or "not run" (a program could not
-        /// start: nothing was judged; `errors` says why, and a resumed walk tries N again).
+        /// "held", "violated" (some invariant), "error" (the run itself failed), "hung" (the program never
+        /// returned: the run was stopped at its time limit, `hung` says after what) or "not run" (a program could
+        /// not start: nothing was judged; `errors` says why, and a resumed walk tries N again).
         public var outcome: String
         public var violated: [String]
         public var evidence: [String]
@@ -92,6 +93,9 @@ public struct FaultWalk: Sendable {
         public var repro: String?
         /// The run's own coverage: the walk's is the sum over its rows, so merged shards sum exactly the rows kept.
         public var coverage: RunCoverage?
+        /// For a hung N: what the program was doing when it was stopped ("after EIO at rename ... it made no call
+        /// in the 30 s it was given"; `FaultWalk+Hung.swift`); nil otherwise (and in a walk saved before this key).
+        public var hung: String?
     }
 
     public struct State: Sendable, Codable {
@@ -110,6 +114,9 @@ public struct FaultWalk: Sendable {
     public static let stateFile = "walk.json"
     /// A row's outcome when its run could not start a program (counted apart from held and violated).
     public static let notRun = "not run"
+    /// A row's outcome when the program never returned and the run was stopped at its time limit: the program's
+    /// children killed and the volume unmounted by the run itself, the N recorded and the walk going on.
+    public static let hung = "hung"
 
     let base: Scenario
     let config: Config
@@ -122,6 +129,8 @@ public struct FaultWalk: Sendable {
     /// stopping where one at a time would have stopped (a run that fires nothing, a failure with
     /// `--stop-at-failure`): the rows past that point are dropped, so the state is the same at any `jobs`.
     let jobs: Int
+    /// Whether a run's scratch goes once the walk has read its op log (the caller's settings did not keep it).
+    let removesScratch: Bool
 
     /// - Parameters: `directory` the walk's directory (reports/<walk-id>); a directory holding a state file for
     ///   the same configuration is resumed.
@@ -138,6 +147,11 @@ public struct FaultWalk: Sendable {
         var settings = settings
         settings.reportsRoot = directory.appendingPathComponent("runs")
         settings.progress = nil
+        // The op log of a run that hung says which call the fault fired on and what the program did next (the
+        // run's own fault table is written only when it ends in time); each run's scratch is removed after it,
+        // unless the caller's settings keep it.
+        removesScratch = !settings.keepScratch
+        settings.keepScratch = true
         self.settings = settings
         self.progress = progress
     }
@@ -216,6 +230,20 @@ public struct FaultWalk: Sendable {
                     progress?("N=\(n): not run: \(row.errors.first ?? "")")
                     break walking
                 }
+                if row.outcome == Self.hung {
+                    // The program never returned: recorded, and the walk goes on with the next N (a hang is no
+                    // failing N).
+                    state.seconds += batch.count == 1 ? wall : row.seconds
+                    state.rows.removeAll { $0.n == n }
+                    state.rows.append(row)
+                    state.rows.sort { $0.n < $1.n }
+                    progress?("N=\(n): \(row.hit?.summary ?? "(before the fault fired)") -> hung: \(row.hung ?? "")")
+                    // Hung before its Nth call: the program reaches no later N either, so the walk ends here.
+                    if !row.fired { state.finished = "run N=\(n) hung before its fault fired: the program never reached that call" }
+                    try save(state)
+                    if state.finished != nil { break walking }
+                    continue
+                }
                 if !row.fired, !row.errors.isEmpty {
                     // The run broke before the fault could fire: that says nothing about N. Stop without recording it,
                     // so a rerun in the same directory tries N again.
@@ -246,7 +274,14 @@ public struct FaultWalk: Sendable {
         let scenario = scenario(n: n)
         let started = Date()
         let run = try ScenarioRuns.run(scenario, file: config.scenarioFile, settings: settings)
+        defer { if removesScratch, let scratch = run.scratch { try? FileManager.default.removeItem(at: scratch) } }
         let result = run.result
+        let opLog = run.scratch?.appendingPathComponent("faultfs.oplog")
+        if let limit = Self.hungLimit(result, scenario: scenario), !crashFired(opLog: opLog) {
+            var row = hungRow(n, result: result, report: run.directory.url.path, opLog: opLog, limit: limit, seconds: Date().timeIntervalSince(started))
+            row.coverage = result.coverage
+            return (row, result.coverage)
+        }
         let walkRule = result.faults.forRule(scenario.faults.rules.count - 1)
         let row = try Self.row(n: n, of: run, scenario: scenario, file: config.scenarioFile, fired: (walkRule?.fired ?? 0) > 0, hit: walkRule?.hit,
                                excused: config.excused ?? [], seconds: Date().timeIntervalSince(started),

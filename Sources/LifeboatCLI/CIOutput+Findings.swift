@@ -167,7 +167,10 @@ extension CIOutput {
                 let invariant = InvariantRegistry.invariant(named: name)
                 let finding = Finding(invariant: name, consequence: invariant?.consequence ?? name, severity: invariant?.severity ?? .cost,
                                       evidence: point.evidence.first.map { FindingText.relativePaths(FindingText.firstSentence($0)) },
-                                      cause: point.cause.map(FindingText.firstClause), fix: invariant?.fix, appsOwn: false)
+                                      cause: point.cause.map(FindingText.firstClause),
+                                      // A known root cause's standard fix is the one to make (`DeepSearch+RootCauses.swift`).
+                                      fix: point.rootCause.flatMap { name in summary.rootCauses?.first { $0.name == name }?.fix } ?? invariant?.fix,
+                                      appsOwn: false)
                 let restore = CIOutput.blamesRestore(name, cause: point.cause) || point.operation.contains(" by restore-")
                 let program = restore ? (typed.restore ?? typed.backup) : typed.backup
                 let situation = "deep \(point.walk) at \(CIFinding.stable(point.operation))"
@@ -190,8 +193,9 @@ extension CIOutput {
     /// `try --deep`'s one line per seed: what was covered and how many findings.
     static func verdicts(deep: [(seed: UInt64, summary: DeepSearch.Summary, folder: URL)]) -> [String] {
         deep.map { seed, summary, _ in
-            "seed \(seed): \(DeepSearch.coverage(summary)); " + (summary.findings.isEmpty ? (summary.incomplete.map { "incomplete: \($0)" } ?? "held at every point")
-                : "CAUGHT \(summary.findings.count) point(s)")
+            "seed \(seed): \(DeepSearch.coverage(summary)); " + (summary.findings.isEmpty ? (summary.incomplete.map { "incomplete: \($0)" }
+                ?? ((summary.hung ?? []).isEmpty ? "held at every point" : "HUNG at \(summary.hung?.count ?? 0) point(s)"))
+                : "CAUGHT \(summary.findings.count) point(s)" + ((summary.hung ?? []).isEmpty ? "" : ", HUNG at \(summary.hung?.count ?? 0)"))
         }
     }
 }

@@ -9,7 +9,9 @@ import Scenario
 extension TryCommand {
     /// `try --deep`: the deep search (`DeepSearch`) once per seed, in `directory/deep-seed<N>/`, with one progress
     /// line for the whole plan; one line per finding (the program's call, the invariant, the cause, the repro).
-    /// Exit 1 on a finding, 3 when the budget (or an interruption) cut the search with none, 0 otherwise.
+    /// A point where the program never returned is listed as HUNG (with the call its fault fired on and what the
+    /// program did next), and counts as a finding: a backup that hangs for good is no pass.
+    /// Exit 1 on a finding or a hung point, 3 when the budget (or an interruption) cut the search with none, 0 otherwise.
     func runDeep(program: TryProgram.Program, seeds: [UInt64], directory: RunDirectory, workingDirectory: URL) throws {
         let recipe: ToolMatrix.Recipe
         do {
@@ -54,15 +56,16 @@ extension TryCommand {
                 "\(program) " + DeepSearch.probedOps.filter { (counts[$0] ?? 0) > 0 }.map { "\(counts[$0] ?? 0) \($0)" }.joined(separator: ", ")
             }.joined(separator: "; ")
             print("seed \(seed): \(DeepSearch.coverage(summary)), \(summary.runs) runs in \(Progress.clock(summary.seconds)) (\(calls))")
-            for finding in summary.findings {
+            if let tables = summary.ioCoverage, !tables.isEmpty { print("  input/output: \(DeepSearch.ioShare(tables))") }
+            let width = TerminalStyle.columns
+            func show(_ text: String, _ indent: String) {
+                for line in FindingText.wrap(text, width: width, indent: indent, hanging: indent + "    ") { print(line) }
+            }
+            for finding in summary.findings where finding.rootCause == nil {
                 found = true
                 // The same words as every other finding (`Finding`): what is lost and when, the evidence, the cause
                 // and the fix, wrapped at the terminal's width.
                 let invariant = finding.violated.first.flatMap(InvariantRegistry.invariant(named:))
-                let width = TerminalStyle.columns
-                func show(_ text: String, _ indent: String) {
-                    for line in FindingText.wrap(text, width: width, indent: indent, hanging: indent + "    ") { print(line) }
-                }
                 show("CAUGHT \(finding.violated.joined(separator: ", ")) at \(finding.walk), N=\(finding.n): \(finding.operation)", "  ")
                 if let consequence = invariant?.consequence { show(consequence, "    ") }
                 if let evidence = finding.evidence.first { show("e.g. " + FindingText.relativePaths(FindingText.firstSentence(evidence)), "    ") }
@@ -70,7 +73,23 @@ extension TryCommand {
                 if let fix = invariant?.fix { show("fix: \(fix)", "    ") }
                 if let repro = finding.repro { show("repro: lifeboat replay \(repro)", "    ") }
             }
-            if summary.findings.isEmpty, summary.incomplete == nil { print("  held at every point") }
+            // Findings of one known root cause: the cause and its fix once, then each point with its call and repro.
+            for cause in summary.rootCauses ?? [] {
+                found = true
+                show("CAUGHT \(cause.points.count) finding(s) of one root cause (\(cause.name)): \(cause.title)", "  ")
+                show("fix: \(cause.fix)", "    ")
+                for finding in summary.findings where finding.rootCause == cause.name {
+                    show("\(finding.violated.joined(separator: ", ")) at \(finding.walk), N=\(finding.n): \(finding.operation)", "    ")
+                    if let why = finding.cause { show("cause: \(FindingText.firstClause(why))", "      ") }
+                    if let repro = finding.repro { show("repro: lifeboat replay \(repro)", "      ") }
+                }
+            }
+            for point in summary.hung ?? [] {
+                found = true
+                show("HUNG at \(point.walk), N=\(point.n): \(point.operation)", "  ")
+                for evidence in point.evidence { show(FindingText.relativePaths(evidence), "    ") }
+            }
+            if summary.findings.isEmpty, (summary.hung ?? []).isEmpty, summary.incomplete == nil { print("  held at every point") }
             if let why = summary.incomplete { incomplete = why }
             print("  page: \(folder.path)/deep.md")
         }

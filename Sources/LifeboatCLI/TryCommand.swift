@@ -39,7 +39,7 @@ struct TryCommand: ParsableCommand {
                                 valueName: "dir")) var save: String?
     @Option(help: ArgumentHelp("Only these situations (comma-separated, run in the standard order), e.g. live-wal,crash-after-backup.", valueName: "names"))
     var situations: String?
-    @Flag(help: "Search the program's own operations (a crash after each persistence point in each crash mode; EIO, ENOSPC, a short write at each call) instead of the situations; exit 3 when --budget cut it.")
+    @Flag(help: "Search the program's own operations (a crash after each persistence point in each crash mode; EIO, ENOSPC, a short write at each call) instead of the situations; a point where it never returns is reported HUNG and the search goes on; exit 3 when --budget cut it.")
     var deep = false
     @Option(help: ArgumentHelp("With --deep: stop starting runs after this long (10m, 90s) and say how much was covered.", valueName: "duration"))
     var budget: String?

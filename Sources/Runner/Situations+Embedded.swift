@@ -199,6 +199,33 @@ schedule:
     command: sh "$LIFEBOAT_SCENARIO_DIR/restore.sh"
 time_limit: 120
 """#),
+        ("tools/_situations/restore-over-killed-app.yaml", #"""
+# Situation "restore-over-killed-app": the store lives on FaultFS; two writers commit with automatic checkpoints
+# off, a backup is taken while they do, and the app is killed while it still commits (SIGKILL: writers.across_restore:
+# stop), so its -wal and -shm stay beside the database, the -wal holding commits the backup does not have. The
+# restore runs over that store, and the power fails the moment it reports success. SQLite replays a -wal it finds
+# beside a database onto it, whichever database it is (the Vaultwarden wiki's warning to remove db.sqlite3-wal when
+# restoring; docs/pitfalls.md): the restore must remove the stale -wal and -shm (or restore through SQLite, which
+# deals with them), so that the store equals the backup when it reports success (restore-equals-backup), and must
+# make that removal durable before it reports success, so that the recovered store still equals the backup after
+# the crash (restore-durable). A restore that removes them after its last fsync of the folder loses the removal to
+# the power cut: the old -wal is back beside the restored database. No attachments; a program that restores needs
+# --restore (without it `try` skips this situation).
+extends: ../../_defaults.yaml
+store: {objects: 200, blob_fraction: 0}
+writers: {count: 2, transactions: 400, rate: 40, blob_fraction: 0, checkpoint: none, across_restore: stop}
+schedule:
+  - backup: command
+    command: sh "$LIFEBOAT_SCENARIO_DIR/backup.sh"
+    after_commits: 20
+  - restore: command
+    command: sh "$LIFEBOAT_SCENARIO_DIR/restore.sh"
+    after_commits: 80
+faults:
+  mount: true
+  crash: {during_step: 1, delay: 600, mode: keep-none}
+time_limit: 120
+"""#),
         ("tools/_situations/writes-after-restore.yaml", #"""
 # Situation "writes-after-restore": a backup is taken while two writers commit, the backup is restored once they
 # are done, and the app goes on (writers.after_restore: continue): a new round of writers commits against the

@@ -30,6 +30,30 @@ import Testing
         #expect(Set(walks.map(\.folder)).count == walks.count, "every walk has a folder of its own")
     }
 
+    /// The input/output table from the probe's counts and the walks' faults: success met for every kind of call
+    /// made, the answers walked faulted, the others not tried (saying whether a planned walk was cut), and the
+    /// answers no local file system gives unreachable, with why; the filling walks plan the rest.
+    @Test func theInputOutputTableSaysWhatEachCallWasAnswered() {
+        let calls = ["write": 29, "fsync": 3, "fsyncdir": 1, "unlink": 1, "flush": 4]
+        let walks = DeepSearch.plan("backup", calls: calls)
+        #expect(walks.first { $0.action == .errno("EDQUOT") && $0.ops.contains("write") }?.count == 29 && walks.first { $0.action == .errno("EROFS") && $0.ops == ["rename", "unlink"] }?.count == 1)
+        let planned = Set(walks.flatMap { walk in DeepSearch.ioAnswer(of: walk.action).map { answer in walk.ops.map { $0 + " " + answer } } ?? [] })
+        let cells = DeepSearch.ioCoverage(calls: calls, faulted: ["write EIO": 4, "fsync EIO": 3], planned: planned)
+        func cell(_ op: String, _ answer: String) -> DeepSearch.IOCell? { cells.first { $0.op == op && $0.answer == answer } }
+        #expect(cell("write", "success")?.status == "met" && cell("write", "success")?.calls == 29)
+        #expect(cell("write", "EIO")?.status == "faulted" && cell("write", "EIO")?.calls == 4)
+        #expect(cell("write", "ENOSPC")?.status == "not tried" && cell("write", "ENOSPC")?.reason?.contains("did not run") == true)
+        #expect(cell("flush", "ENOSPC")?.status == "unreachable" && cell("fsync", "EINTR")?.status == "unreachable")
+        #expect(cell("fsyncdir", "fsync-fail-clean")?.status == "unreachable" && cell("fsync", "fsync-fail-clean")?.status == "not tried")
+        #expect(!cells.contains { $0.op == "rename" || $0.op == "copy_file_range" }, "no row for a call the program never made")
+        let reachable = cells.filter { $0.status != "unreachable" && $0.answer != "success" }
+        let unplanned = reachable.filter { !planned.contains($0.op + " " + $0.answer) }.map { "\($0.op) \($0.answer)" }
+        #expect(unplanned.isEmpty, "the walks plan every reachable answer: \(unplanned)")
+        #expect(DeepSearch.ioOp(ofHit: "fdatasync") == "fsync" && DeepSearch.ioOp(ofHit: "flush") == "flush", "SQLite's fdatasync is an fsync's row")
+        let share = DeepSearch.ioShare(["backup": cells])
+        #expect(share.hasPrefix("7 of 18 reachable"), "\(share)")
+    }
+
     @Test func aProgramThatWritesNothingHasOnlyTheCrashAfterSuccess() {
         let walks = DeepSearch.plan("restore", calls: [:])
         #expect(walks.allSatisfy { $0.ops.isEmpty })

@@ -11,12 +11,12 @@ import Testing
 /// anything on the volume (backups on the volume, the live store, a restored store), after a step, after a crash
 /// or at the end. Checks read private copies (`StoreSnapshot`); reads of the originals are allowed.
 ///
-/// Drills: the FaultFS ones with backups on the volume or a crash after a restore, and two `cp -a` tool recipes
+/// Drills: the FaultFS ones with backups on the volume or a crash after a restore, and three `cp -a` tool recipes
 /// (about a minute in all; `scripts/harness-touches-nothing.sh` runs every FaultFS drill and recipe).
 @Suite(.serialized) struct HarnessTouchesNothingTests {
     static let drills = [
         "backup-not-durable.yaml", "restore-script-syncs.yaml", "crash-during-restore.yaml", "bugs/copy-no-sync.yaml",
-        "tools/cp-a/crash-during-backup.yaml", "tools/cp-a/crash-after-restore.yaml",
+        "tools/cp-a/crash-during-backup.yaml", "tools/cp-a/crash-after-restore.yaml", "tools/cp-a/restore-over-killed-app.yaml",
     ]
 
     /// Operations that change a file, a directory entry or what is durable; an `open` for writing too.

@@ -1,0 +1,109 @@
+import FaultVocabulary
+import Foundation
+
+/// The input/output coverage of a deep search (issue 39, point 2): for each kind of call the program made and each
+/// answer a local Linux file system can give it (success, a short transfer, EIO, ENOSPC, EDQUOT, EROFS, EINTR, an
+/// fsync that fails and drops the file's unsynced data), whether the program met that answer: `met` (success, in
+/// the probe run), `faulted` (a walk gave it at N of its calls), `not tried` (reachable, but no walk of this search
+/// gave it: the budget, or a kind of call the walks do not cover) or `unreachable` (no such answer to such a call,
+/// with why). "Held at every point" then says what it was held against, and what was never tried.
+/// CM-IOCov (SYSTOR 2025) counts syscall return classes the same way.
+extension DeepSearch {
+    /// One cell: a kind of call and an answer to it.
+    public struct IOCell: Sendable, Codable, Equatable {
+        public var op: String
+        public var answer: String
+        /// "met", "faulted", "not tried" or "unreachable".
+        public var status: String
+        /// Calls answered so: the probe's count for success, the points a walk faulted otherwise.
+        public var calls: Int
+        /// Why a cell is unreachable or was not tried.
+        public var reason: String?
+    }
+
+    /// The answers, in the table's order.
+    public static let ioAnswers = ["success", "short", "EIO", "ENOSPC", "EDQUOT", "EROFS", "EINTR", "fsync-fail-clean"]
+    /// The kinds of call the table has a row for (when the program made any): the probe's, but its opens, which
+    /// it counts on the store's files only, for the interleavings.
+    static let ioOps = ["write", "copy_file_range", "fsync", "fsyncdir", "rename", "unlink", "flush"]
+
+    /// Why no local Linux file system gives `answer` to `op`; nil when one can.
+    static func unreachable(_ op: String, _ answer: String) -> String? {
+        let data = ["write", "copy_file_range"]
+        switch answer {
+        case "success", "EIO": return nil
+        case "short": return data.contains(op) ? nil : "no byte count to cut short"
+        case "ENOSPC", "EDQUOT":
+            if data.contains(op) || op == "fsync" { return nil }
+            return "allocates no data block (delayed allocation reports a full disk at the write or the fsync)"
+        case "EROFS":
+            if data.contains(op) || op == "rename" || op == "unlink" { return nil }
+            return "changes nothing on disk by itself: a file system gone read-only answers it with EIO"
+        case "EINTR": return "a call on a local file is not interrupted by a signal (EINTR comes from network file systems)"
+        case "fsync-fail-clean": return op == "fsync" ? nil : "only an fsync of a file gives its unsynced data up"
+        default: return "not an answer of this table"
+        }
+    }
+
+    /// The table's row of the call a fault fired on: a rule over `fsync` fires on fdatasync too, which the op log
+    /// names as such (SQLite's syncs are fdatasync), and is the same row.
+    public static func ioOp(ofHit op: String) -> String { op == "fdatasync" ? "fsync" : op }
+
+    /// The table's answer class of a walk's action; nil for a crash or a hold (no answer to the call).
+    public static func ioAnswer(of action: FaultAction) -> String? {
+        switch action {
+        case .errno(let name): ioAnswers.contains(name) ? name : nil
+        case .shortWrite: "short"
+        case .fsyncFailClean: "fsync-fail-clean"
+        default: nil
+        }
+    }
+
+    /// Every program's table: the pairs the plan's walks give (`summary.walks`), and `faulted`, each program's
+    /// points per (op, answer) from the walks that ran (a merge of shards adds up each walk's own).
+    public static func ioCoverage(of summary: Summary, faulted: [String: [String: Int]]) -> [String: [IOCell]] {
+        func base(_ program: String) -> String { program.components(separatedBy: "+")[0] }
+        var planned: [String: Set<String>] = [:]
+        for walk in summary.walks {
+            guard let answer = ioAnswer(of: walk.action) else { continue }
+            for op in walk.ops { planned[base(walk.program), default: []].insert(op + " " + answer) }
+        }
+        var tables: [String: [IOCell]] = [:]
+        for (program, calls) in summary.calls where !program.contains("+") {
+            tables[program] = ioCoverage(calls: calls, faulted: faulted[program] ?? [:], planned: planned[program] ?? [])
+        }
+        return tables
+    }
+
+    /// The table of one program: `calls` its probe's counts, `faulted` the points each (op, answer) was given at
+    /// (from the walks' rows: the call each fault fired on), `planned` the (op, answer) pairs some planned walk
+    /// covers (a planned one not faulted was cut by the budget).
+    public static func ioCoverage(calls: [String: Int], faulted: [String: Int], planned: Set<String>) -> [IOCell] {
+        var cells: [IOCell] = []
+        for op in ioOps where (calls[op] ?? 0) > 0 {
+            for answer in ioAnswers {
+                let key = op + " " + answer
+                if answer == "success" {
+                    cells.append(IOCell(op: op, answer: answer, status: "met", calls: calls[op] ?? 0, reason: nil))
+                } else if let why = unreachable(op, answer) {
+                    cells.append(IOCell(op: op, answer: answer, status: "unreachable", calls: 0, reason: why))
+                } else if let points = faulted[key], points > 0 {
+                    cells.append(IOCell(op: op, answer: answer, status: "faulted", calls: points, reason: nil))
+                } else {
+                    let reason = planned.contains(key) ? "its walk did not run (the budget, or an interruption)"
+                        : key == "copy_file_range short" ? "FaultFS cannot cut a copy_file_range short (short-write acts on write)"
+                        : "no walk of the search gives it"
+                    cells.append(IOCell(op: op, answer: answer, status: "not tried", calls: 0, reason: reason))
+                }
+            }
+        }
+        return cells
+    }
+
+    /// "19 of 21 reachable cells filled (90%)" over every program's table.
+    public static func ioShare(_ tables: [String: [IOCell]]) -> String {
+        let cells = tables.values.flatMap { $0 }.filter { $0.status != "unreachable" }
+        let filled = cells.filter { $0.status == "met" || $0.status == "faulted" }.count
+        return "\(filled) of \(cells.count) reachable (call, answer) cells filled (\(cells.isEmpty ? 100 : filled * 100 / cells.count)%)"
+    }
+}
