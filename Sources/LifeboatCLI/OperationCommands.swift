@@ -161,12 +161,7 @@ struct StepCommand: ParsableCommand {
     @Option(help: "The step's configuration (JSON written by the engine).") var config: String
 
     func run() throws {
-        let data: Data
-        do { data = try Data(contentsOf: URL(cliPath: config)) } catch { throw CLIFailure.badInput("cannot read \(config): \(error)") }
-        let step: StrategyRun
-        do { step = try JSONDecoder().decode(StrategyRun.self, from: data) } catch {
-            throw CLIFailure.badInput("\(config) is not a step configuration: \(error)")
-        }
+        let step = try ChildConfig.read(StrategyRun.self, from: config, what: "step")
         try runStrategy(json: true, startGate: step.startGate) { try step.perform() }
     }
 }

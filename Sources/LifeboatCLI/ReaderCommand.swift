@@ -10,12 +10,7 @@ struct ReaderCommand: ParsableCommand {
     @Option(help: "The reader's configuration (JSON written by the runner).") var config: String
 
     func run() throws {
-        let data: Data
-        do { data = try Data(contentsOf: URL(cliPath: config)) } catch { throw CLIFailure.badInput("cannot read \(config): \(error)") }
-        let configuration: Reader.Configuration
-        do { configuration = try JSONDecoder().decode(Reader.Configuration.self, from: data) } catch {
-            throw CLIFailure.badInput("\(config) is not a reader configuration: \(error)")
-        }
+        let configuration = try ChildConfig.read(Reader.Configuration.self, from: config, what: "reader")
         let taken: Int
         do {
             taken = try Reader(configuration).run()

@@ -128,9 +128,7 @@ struct WriterCommand: ParsableCommand {
     @Option(help: "The writer's configuration (JSON written by the runner).") var config: String
 
     func run() throws {
-        let data: Data
-        do { data = try Data(contentsOf: URL(cliPath: config)) } catch { throw CLIFailure.badInput("cannot read \(config): \(error)") }
-        let configuration = try JSONDecoder().decode(Writer.Configuration.self, from: data)
+        let configuration = try ChildConfig.read(Writer.Configuration.self, from: config, what: "writer")
         let committed = try Writer(configuration).run()
         print("writer \(configuration.index): \(committed) committed")
     }

@@ -10,12 +10,7 @@ struct StoreOperationCommand: ParsableCommand {
     @Option(help: "The operation's configuration (JSON written by the runner).") var config: String
 
     func run() throws {
-        let data: Data
-        do { data = try Data(contentsOf: URL(cliPath: config)) } catch { throw CLIFailure.badInput("cannot read \(config): \(error)") }
-        let configuration: StoreOperation.Configuration
-        do { configuration = try JSONDecoder().decode(StoreOperation.Configuration.self, from: data) } catch {
-            throw CLIFailure.badInput("\(config) is not a store operation configuration: \(error)")
-        }
+        let configuration = try ChildConfig.read(StoreOperation.Configuration.self, from: config, what: "store operation")
         let result = try StoreOperation(configuration).run()
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
