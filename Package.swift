@@ -35,7 +35,7 @@ let package = Package(
         .target(name: "CLifeboatSyncShim"),
 
         // The one way Lifeboat starts and waits for child processes (posix_spawn, wait4, process groups).
-        .target(name: "ChildProcesses", swiftSettings: strict),
+        .target(name: "ChildProcesses", dependencies: ["CLifeboatSys"], swiftSettings: strict),
         // The one seeded generator (SplitMix64) every seeded choice draws from.
         .target(name: "SeededRandomness", swiftSettings: strict),
         // The one fault grammar: typed fault actions, triggers, crash modes, hold work, op and errno names, their

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/fs.h>
+#include <spawn.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
@@ -120,4 +121,8 @@ int lb_umount_detach(const char *path) {
 
 void *lb_memmem(const void *haystack, size_t haystack_length, const void *needle, size_t needle_length) {
     return memmem(haystack, haystack_length, needle, needle_length);
+}
+
+int lb_spawn_closefrom(posix_spawn_file_actions_t *actions, int lowest) {
+    return posix_spawn_file_actions_addclosefrom_np(actions, lowest);
 }

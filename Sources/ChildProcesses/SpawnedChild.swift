@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CLifeboatSys
 import Foundation
 import Synchronization
 
@@ -18,7 +19,7 @@ public final class SpawnedChild: Sendable {
     public var name: String { spec.name }
 
     /// Starts `spec` with posix_spawn: empty signal mask, default actions for the signals a harness sends,
-    /// stdin from /dev/null, output as the spec says, and the sync shim's environment when it has one.
+    /// stdin from /dev/null, output as the spec says, no other descriptor of the harness, and the sync shim's environment when it has one.
     public static func start(_ spec: ChildSpec) throws(SpawnError) -> SpawnedChild {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -35,6 +36,11 @@ public final class SpawnedChild: Sendable {
             posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
             posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         }
+        // Nothing else of the harness goes with the child: a descriptor another thread has open without
+        // O_CLOEXEC (a script being written, a report, a FaultFS file) would otherwise stay open in the child for
+        // its whole life, so a freshly written script failed to run with ETXTBSY while a long child held it open
+        // for writing, and a child could keep a file on a volume the harness is about to unmount.
+        lb_spawn_closefrom(&actions, 3)
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)

@@ -33,6 +33,27 @@ import Glibc
         #expect(try String(contentsOfFile: err, encoding: .utf8) == "oops\n")
     }
 
+    /// A descriptor the harness has open without O_CLOEXEC (a file another thread is writing) does not go with the
+    /// child: a freshly written script stays executable (no ETXTBSY) and the child holds nothing of the harness.
+    @Test func theChildInheritsNoDescriptorOfTheHarness() throws {
+        let dir = try scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let script = dir.appendingPathComponent("tool.sh").path
+        let fd = open(script, O_WRONLY | O_CREAT | O_TRUNC, 0o755)
+        #expect(fd > 2)
+        let probe = "test -e /proc/$$/fd/\(fd) && echo inherited || echo closed"
+        let outcome = try ChildProcesses.run(ChildSpec(name: "sh", executable: "/bin/sh", arguments: ["-c", probe]))
+        #expect(outcome.output.trimmingCharacters(in: .whitespacesAndNewlines) == "closed", "\(outcome.output)")
+        // A long child started while the script is still open for writing does not keep it busy once it is closed.
+        let long = try SpawnedChild.start(ChildSpec(name: "sleep", executable: "/bin/sleep", arguments: ["5"]))
+        defer { _ = long.signal(SIGKILL); _ = long.wait() }
+        let text = "#!/bin/sh\necho ran\n"
+        #expect(text.withCString { write(fd, $0, strlen($0)) } == text.utf8.count)
+        close(fd)
+        let ran = try ChildProcesses.run(ChildSpec(name: "tool", executable: script, arguments: []))
+        #expect(ran.termination.succeeded && ran.output.contains("ran"), "\(ran.output)")
+    }
+
     @Test func aTimeoutKillsTheWholeProcessGroup() throws {
         let dir = try scratch()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -4,6 +4,7 @@
 #ifndef LIFEBOAT_CLIFEBOATSYS_H
 #define LIFEBOAT_CLIFEBOATSYS_H
 
+#include <spawn.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -59,5 +60,10 @@ int lb_umount_detach(const char *path);
 
 /// memmem(3), a GNU extension Swift's Glibc module does not export: where `needle` first occurs in `haystack`.
 void *lb_memmem(const void *haystack, size_t haystack_length, const void *needle, size_t needle_length);
+
+
+/// posix_spawn_file_actions_addclosefrom_np (glibc 2.34+, not visible to Swift): the child closes every
+/// descriptor from `lowest` up before it runs, so it inherits none of the harness's open files.
+int lb_spawn_closefrom(posix_spawn_file_actions_t *actions, int lowest);
 
 #endif
