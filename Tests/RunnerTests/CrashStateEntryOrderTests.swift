@@ -3,6 +3,8 @@ import Checks
 import FaultFS
 import Foundation
 import LifeboatTestSupport
+import Runner
+import Scenario
 import Testing
 
 /// The crash states the enumerator builds around directory-entry changes are ones the crash model allows
@@ -60,5 +62,34 @@ import Testing
         }
         let folderSync = try #require(summary.points.first { $0.point == 15 })
         #expect(folderSync.pending == 3 && folderSync.pendingEntries == 3, "the unlink, the create and the rename")
+    }
+
+    /// B8 itself (the rename into place with no folder fsync) fails at the state where its rename is lost after it
+    /// reported success: at the first point after its success (checked whatever the seed chose), the state that
+    /// keeps none of the pending entry changes is the old store, and the restore had said the backup was in place.
+    @Test func theB8RestoreFailsWhereItsRenameIsLostAfterSuccess() throws {
+        let scratch = try Scratch("states-b8")
+        let file = DrillTests.scenarios.appendingPathComponent("real-bugs/b08-restore-rename-no-dir-fsync.yaml")
+        let settings = ScenarioRunner.Settings(reportsRoot: scratch.path("reports"), scratchRoot: scratch.path("scratch"))
+        let recording = try CrashStateRun.record(try ScenarioParser.parse(file: file), file: file.path, settings: settings)
+        defer { recording.remove() }
+        let enumerator = recording.enumerator
+        let restore = try #require(enumerator.restores.first, "the run's restore is judged")
+        let end = try #require(restore.end)
+        let rename = try #require(enumerator.records.first { $0.op == "rename" && $0.path2 == Self.database && $0.result >= 0 })
+        var failed: [(CrashStateEnumerator.State, [String])] = []
+        let summary = try enumerator.run(scratch: recording.states, maxPoints: 2, seed: 1, verdict: { state, problems in
+            if !problems.isEmpty { failed.append((state, problems)) }
+        })
+        let lost = failed.filter { state, problems in
+            !state.kept.contains(rename.seq) && problems.contains { $0.contains("\(restore.name) reported success") }
+        }
+        #expect(!lost.isEmpty, "no state lost the rename after the restore's success: \(summary.failures.prefix(2))")
+        for (state, _) in lost {
+            let point = try #require(enumerator.records.first { $0.seq == state.point })
+            #expect(point.t + enumerator.clockOffset >= end, "\(state.variant) at \(state.point) is after the restore's success")
+            #expect(point.seq > rename.seq)
+        }
+        #expect(lost.contains { $0.0.variant == "keep-none" })
     }
 }
