@@ -53,9 +53,27 @@ public struct CrashStateEnumerator {
         public var secondsExamining = 0.0
         public var failures: [Failure] = []
         public var variants: [String: Int] = [:]
+        /// Every checked point in log order, the end of the log last.
+        public var points: [PointCount] = []
         /// States whose main file was missing or shorter than one page beside a `-wal` holding committed frames
         /// (https://github.com/tursodatabase/turso/pull/4899), and what opening a private copy of each did.
         public var shortMain = ShortMain()
+    }
+
+    /// One checked persistence point: how many operations were pending there, how many states it had, and how
+    /// each was settled (examined afresh, or skipped by a reduction: built from the same operations as one
+    /// examined, or recovered to the same pages), so the report says what each point cost and covered.
+    public struct PointCount: Sendable, Codable, Equatable {
+        public var point: UInt64
+        public var op: String
+        public var pending = 0
+        /// Of the pending operations, the directory-entry changes (their surviving ones are a prefix).
+        public var pendingEntries = 0
+        public var states = 0
+        public var examined = 0
+        public var sameOperations = 0
+        public var sameContent = 0
+        public var failed = 0
     }
 
     public struct ShortMain: Sendable, Codable, Equatable {
@@ -145,8 +163,9 @@ public struct CrashStateEnumerator {
         }
     }
 
-    /// Walks the log once, checking up to `maxPoints` persistence points (spread by the seed) with every variant,
-    /// then the end of the log (counted in `pointsChecked`).
+    /// Walks the log once, checking up to `maxPoints` persistence points (spread by the seed) and the first point
+    /// after each restore's success (`afterRestores`) with every variant, then the end of the log (counted in
+    /// `pointsChecked`).
     /// `reuse: false` examines every state afresh (the straightforward path the fast one is tested against);
     /// `verdict` sees every state checked with its problems (empty when it held).
     public func run(scratch: URL, maxPoints: Int, seed: UInt64, reuse: Bool = true, progress: ((String) -> Void)? = nil,
@@ -161,13 +180,16 @@ public struct CrashStateEnumerator {
         summary.persistencePoints = barriers.count
         var random = SeededRandom(seed: seed)
         var chosen = Set<UInt64>()
-        // A sync-all (a child's sync(2), the flush at unmount) makes every file durable, the tracked ones too.
-        let interesting = barriers.filter { tracked($0.path) || $0.op == "fsyncdir" || $0.op == "sync-all" }
+        // A sync-all (a child's sync(2), the flush at unmount) makes every file durable, the tracked ones too. A
+        // file is tracked by its inode as well as its name: the fsync of a restore's temporary copy, renamed into
+        // place later, is a persistence point of the store's files.
+        let interesting = barriers.filter { tracked($0) || $0.op == "fsyncdir" || $0.op == "sync-all" }
         if interesting.count <= maxPoints {
             chosen = Set(interesting.map(\.seq))
         } else {
             while chosen.count < maxPoints { chosen.insert(interesting[Int(random.next() % UInt64(interesting.count))].seq) }
         }
+        chosen.formUnion(afterRestores(interesting))
         var context = try CheckContext(scratch: scratch, reuse: reuse, log: log)
         defer { context.close() }
         for record in records {
@@ -207,17 +229,43 @@ public struct CrashStateEnumerator {
         return summary
     }
 
+    /// The first point after each restore reported success, checked whatever the seed chose (so up to one point
+    /// per restore beyond `maxPoints`): a crash right then finds what the restore left not yet durable, such as
+    /// its rename into place without a folder fsync (B8), and the state where that rename is lost is one of
+    /// that point's. Later points see less: the next folder fsync (SQLite's, when it creates the `-wal`; the
+    /// flush at unmount) settles the rename. Sampled among hundreds of the writers' points, it was almost never
+    /// chosen, and the end of the log comes after the unmount's flush.
+    func afterRestores(_ interesting: [OpRecord]) -> Set<UInt64> {
+        Set(restores.compactMap { restore in
+            restore.end.flatMap { end in interesting.first { $0.t + clockOffset >= end }?.seq }
+        })
+    }
+
     /// The variants at one point: nothing pending kept, growing prefixes, each single omission, the last write
     /// torn, and the data kept without the pending directory entries.
+    ///
+    /// Every variant is a state the crash model allows (docs/faultfs.md, "Crash model"): data operations survive
+    /// in any subset, but directory-entry changes are a journal, so the ones that survive are a prefix of the
+    /// pending ones (a change never becomes durable before an earlier one). Leaving out one entry change
+    /// therefore leaves out every later one too: a restore's rename never survives without the unlink of the old
+    /// `-wal` before it (that state, the new database beside the old store's `-wal`, is malformed and no file
+    /// system the model stands for can leave it).
     func variants(_ pending: [OpRecord]) -> [(String, [OpRecord], Int?)] {
         var result: [(String, [OpRecord], Int?)] = [("keep-none", [], nil)]
         guard !pending.isEmpty else { return result }
         let steps = Set(stride(from: 1, through: pending.count, by: max(1, pending.count / 6)).map { $0 } + [pending.count])
         for k in steps.sorted() { result.append(("prefix \(k)", Array(pending.prefix(k)), nil)) }
         for index in pending.indices.suffix(6) where pending.count > 1 {
-            var kept = pending
-            kept.remove(at: index)
-            result.append(("omit seq \(pending[index].seq)", kept, nil))
+            let omitted = pending[index]
+            if Self.entryOps.contains(omitted.op) {
+                let kept = pending.filter { $0.seq < omitted.seq || !Self.entryOps.contains($0.op) }
+                let later = pending.count - 1 - kept.count
+                result.append(("omit seq \(omitted.seq)" + (later > 0 ? " and the \(later) later entr\(later == 1 ? "y" : "ies")" : ""), kept, nil))
+            } else {
+                var kept = pending
+                kept.remove(at: index)
+                result.append(("omit seq \(omitted.seq)", kept, nil))
+            }
         }
         if let last = pending.lastIndex(where: { $0.op == "write" }), let length = pending[last].length, length > 512 {
             let cut = Int(length / 2) / 512 * 512
@@ -236,6 +284,9 @@ public struct CrashStateEnumerator {
     func check(point: OpRecord, durable: CrashStateFiles, durableChain: CrashStateKey, pending: [OpRecord], context: inout CheckContext,
                summary: inout Summary, verdict: ((State, [String]) -> Void)?) throws {
         summary.pointsChecked += 1
+        var count = PointCount(point: point.seq, op: point.op, pending: pending.count,
+                               pendingEntries: pending.filter { Self.entryOps.contains($0.op) }.count)
+        defer { summary.points.append(count) }
         let pointTime = point.t + clockOffset
         let durableVersion = durableChain.digest
         let durableView = durable.view
@@ -249,6 +300,7 @@ public struct CrashStateEnumerator {
                 examination = known
                 summary.statesReused += 1
                 summary.statesSameOperations += 1
+                count.sameOperations += 1
             } else {
                 var clock = Date()
                 let database: URL
@@ -269,10 +321,12 @@ public struct CrashStateEnumerator {
                     examination = known
                     summary.statesReused += 1
                     summary.statesSameContent += 1
+                    count.sameContent += 1
                 } else {
                     examination = context.examine(database, oracle: oracle)
                     if let fingerprint { context.byContent[fingerprint] = examination }
                     summary.statesExamined += 1
+                    count.examined += 1
                     summary.secondsExamining += Self.lap(&clock)
                 }
                 if context.reuse { context.bySequence[sequence] = examination }
@@ -280,6 +334,7 @@ public struct CrashStateEnumerator {
             let state = State(point: point.seq, variant: variant, kept: kept.map(\.seq), tornCut: tornCut)
             let problems = examination.problems(at: pointTime, acknowledgements: context.acknowledgements(oracle), restores: restores)
             summary.statesChecked += 1
+            count.states += 1
             summary.variants[String(variant.split(separator: " ").first ?? ""), default: 0] += 1
             if let short = examination.shortMain {
                 summary.shortMain.states += 1
@@ -292,6 +347,7 @@ public struct CrashStateEnumerator {
             }
             verdict?(state, problems)
             if !problems.isEmpty {
+                count.failed += 1
                 summary.statesFailed += 1
                 if summary.failures.count < 20 { summary.failures.append(Failure(state: state, problems: problems)) }
             }

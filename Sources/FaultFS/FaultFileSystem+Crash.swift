@@ -46,6 +46,12 @@ extension FaultFileSystem {
                     } else {
                         for p in all where rng.next() & 1 == 1 { kept.insert(p.seq) }
                     }
+                    // Directory entries are a journal: the surviving ones are a prefix (docs/faultfs.md, "Crash
+                    // model"), so every entry change after the first one lost is lost too (a rename never survives
+                    // without the unlink before it). The same draws as before: data ops keep their outcomes.
+                    if let firstLost = s.entries.first(where: { !kept.contains($0.seq) }) {
+                        for op in s.entries where op.seq > firstLost.seq { kept.remove(op.seq) }
+                    }
                 case .torn:
                     if let last = all.last(where: \.isWrite) {
                         tornSeq = last.seq

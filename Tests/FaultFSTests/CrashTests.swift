@@ -175,6 +175,33 @@ extension MountTests {
             #expect(a.contents == expected)
         }
 
+        /// Reorder keeps any subset of the data ops but only a prefix of the entry changes: a restore's rename
+        /// never survives without the unlink of the old `-wal` before it (the state that is the new database
+        /// beside the old store's `-wal`), whatever the seed.
+        @Test func reorderKeepsAPrefixOfTheEntryChanges() throws {
+            var lengths: Set<Int> = []
+            for seed in UInt64(1)...8 {
+                try withMount(seed: seed) { m in
+                    durableFile(m, "db", [1, 1, 1, 1])
+                    durableFile(m, "db-wal", [2, 2, 2, 2])
+                    #expect(unlink(m.path("db-wal")) == 0)
+                    #expect(Posix.write(m.path("db.restoring"), [3, 3, 3, 3], fsync: true) == .ok(4))
+                    #expect(rename(m.path("db.restoring"), m.path("db")) == 0)
+                    for i in 0..<6 { #expect(Posix.write(m.path("c\(i)"), [4]) == .ok(1)) }
+                    try m.fs.crash(.reorder)
+                    let renamed = Posix.contents(m.path("db")) == [3, 3, 3, 3]
+                    // In order: the unlink, the create, the rename, the six creates.
+                    let survived = [!Posix.exists(m.path("db-wal")), Posix.exists(m.path("db.restoring")) || renamed, renamed]
+                        + (0..<6).map { Posix.exists(m.path("c\($0)")) }
+                    let length = survived.prefix { $0 }.count
+                    #expect(!survived.dropFirst(length).contains(true), "seed \(seed): entries survived out of order: \(survived)")
+                    if renamed { #expect(!Posix.exists(m.path("db-wal")), "seed \(seed): the rename survived beside the old -wal") }
+                    lengths.insert(length)
+                }
+            }
+            #expect(lengths.count > 1 && lengths.contains { $0 > 0 && $0 < 9 }, "the seeds cut the entries at different places: \(lengths)")
+        }
+
         @Test func handlesOpenedBeforeACrashFailWithEIO() throws {
             try withMount { m in
                 durableFile(m, "h", [9, 9])
