@@ -63,6 +63,9 @@ public final class ScenarioRunner {
     let cloud = CloudRunState()
     /// The children of the run (made when the run starts), for naming the process behind a fault.
     private let names = ChildNames()
+    /// The rules armed for the whole run (rule id -> index in `faults.rules`), for the fault table: it is written
+    /// even when the run ends early (a hung program at its time limit still says which rule fired).
+    private var armed: [String: Int] = [:]
     /// The run's scratch directory (kept after the run only with `keepScratch`).
     public private(set) var scratchDirectory: URL?
 
@@ -120,6 +123,7 @@ public final class ScenarioRunner {
             journal.note("runner", .error, "\(error)")
             if let reason = RunEnvironment.reason(error) { journal.add(.environmentError(reason)) }
         }
+        journal.add(faultSummaries(volume: volume))
         journal.add(sidecars.stopAll())
         let coverage = try? (volume as? FaultFSVolume)?.runCoverage()
         var activity: StoreActivity?
@@ -174,7 +178,6 @@ public final class ScenarioRunner {
         try liveAtStart.read(live)
         try settings.afterGeneration?(volume, live, clock.now())
         journal.add(.initial(liveAtStart.objects))
-        var armed: [String: Int] = [:]
         scopedFaults.watch(volume: volume, children: children)
         for (index, rule) in scenario.faults.rules.enumerated() where rule.duringStep == nil && !rule.isScoped {
             let id = try volume.arm(rule)
@@ -193,11 +196,10 @@ public final class ScenarioRunner {
         } else {
             try FreeScheduler(engine: self, history: history, volume: volume, children: children).run(context)
         }
-        journal.add(faultSummaries(armed, volume: volume))
     }
 
     /// What each fault rule of the run did (fired counts, the process each hit).
-    private func faultSummaries(_ armed: [String: Int], volume: any StoreVolume) -> [RunRecord.Entry] {
+    private func faultSummaries(volume: any StoreVolume) -> [RunRecord.Entry] {
         let fired = (try? volume.firedCounts()) ?? [:]
         let hits = (volume as? FaultFSVolume)?.faultHits(name: names.name(ofAny:)) ?? [:]
         return armed.merging(scopedFaults.armed, uniquingKeysWith: { first, _ in first }).sorted(by: { $0.value < $1.value }).map { id, index in
