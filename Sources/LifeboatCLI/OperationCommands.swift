@@ -58,6 +58,14 @@ struct StrategyArguments: ParsableArguments {
         options.cloudKitDuringMove = cloudkitOnDuringMove
         return options
     }
+
+    /// Runs one operation by hand with these options: the same `StrategyRun` the engine gives its step children
+    /// (the strategy from the catalog, the app's model from the store it starts from), printed for a person.
+    func run(_ action: StrategyRun.Action, _ strategy: String, from source: String, to destination: String) throws {
+        let step = StrategyRun(action: action, strategy: strategy, source: URL(cliPath: source).path, destination: URL(cliPath: destination).path,
+                               options: options)
+        try runStrategy(json: false) { try step.perform() }
+    }
 }
 
 /// Runs a strategy, turning its failure into exit 1 with the reason (the operation failed, a finding). With a
@@ -110,11 +118,7 @@ struct BackupCommand: ParsableCommand {
     @OptionGroup var arguments: StrategyArguments
 
     func run() throws {
-        let chosen: any BackupStrategy
-        do { chosen = try StrategyCatalog.backup(named: strategy) } catch { throw CLIFailure.badInput("\(error)") }
-        try runStrategy(json: false) {
-            try chosen.backup(live: URL(cliPath: store), into: URL(cliPath: directory), model: .appModel(for: URL(cliPath: store), fallback: .library), options: arguments.options)
-        }
+        try arguments.run(.backup, strategy, from: store, to: directory)
     }
 }
 
@@ -127,11 +131,7 @@ struct RestoreCommand: ParsableCommand {
     @OptionGroup var arguments: StrategyArguments
 
     func run() throws {
-        let chosen: any RestoreStrategy
-        do { chosen = try StrategyCatalog.restore(named: strategy) } catch { throw CLIFailure.badInput("\(error)") }
-        try runStrategy(json: false) {
-            try chosen.restore(backup: URL(cliPath: backup), over: URL(cliPath: store), model: .appModel(for: URL(cliPath: backup), fallback: .library), options: arguments.options)
-        }
+        try arguments.run(.restore, strategy, from: backup, to: store)
     }
 }
 
@@ -144,11 +144,7 @@ struct RelocateCommand: ParsableCommand {
     @OptionGroup var arguments: StrategyArguments
 
     func run() throws {
-        let chosen: any RelocationStrategy
-        do { chosen = try StrategyCatalog.relocation(named: strategy) } catch { throw CLIFailure.badInput("\(error)") }
-        try runStrategy(json: false) {
-            try chosen.relocate(from: URL(cliPath: from), to: URL(cliPath: to), model: .appModel(for: URL(cliPath: from), fallback: .library), options: arguments.options)
-        }
+        try arguments.run(.relocate, strategy, from: from, to: to)
     }
 }
 
