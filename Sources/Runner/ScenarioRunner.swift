@@ -219,7 +219,7 @@ public final class ScenarioRunner {
         EventContext(live: location.current(live), scratch: scratch, volume: volume, children: children, scenario: scenario,
                      scenarioFile: scenarioFile, executable: executable, clock: clock,
                      note: { [journal] in journal.note($0, $1, $2) }, recorded: { [journal] in journal.record },
-                     round: writers.current, writers: writers, readers: readers, sidecars: sidecars, crashes: crashes,
+                     writers: writers, readers: readers, sidecars: sidecars, crashes: crashes,
                      location: location, cloud: cloud, liveAtStart: liveAtStart,
                      runDuring: { [unowned self] index, start, child in
                          try self.runDuring(index, start: start, child: child,
@@ -235,7 +235,6 @@ public final class ScenarioRunner {
         }
         var context = context
         context.live = location.current(context.live)
-        context.round = writers.current
         let outcome: EventOutcome
         do {
             outcome = try handler.run(event, context)

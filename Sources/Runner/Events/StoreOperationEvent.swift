@@ -38,7 +38,7 @@ struct StoreOperationEvent: RunEventKind {
             let history = context.scratch.appendingPathComponent("history")
             // The notes of the store the round began from (the generated store, or the restored one) that no bulk
             // delete of this round has taken.
-            let round = context.round
+            let round = context.writers.current
             let deleted = Set(HistoryReader.transactions(in: history)
                 .filter { WriterRound.isBulkDelete($0.writer) && WriterRound.round(of: $0.writer) == round.number && $0.outcome != .failed }
                 .flatMap(\.ops).map(\.id))

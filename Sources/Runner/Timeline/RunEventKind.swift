@@ -50,8 +50,6 @@ struct EventContext {
     let note: (String, TimelineEvent.Kind, String) -> Void
     /// The record as the run has filled it so far (read only: what earlier events measured).
     let recorded: () -> RunRecord
-    /// The round of writers running now (its number and the store it began from).
-    var round: WriterRoundState
     /// The run's writers, round by round (a restore with `after_restore: continue` begins a round).
     let writers: WriterRounds
     let readers: RunReaders
