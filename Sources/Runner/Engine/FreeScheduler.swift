@@ -31,9 +31,8 @@ struct FreeScheduler {
             let running = writers.anyRunning
             try engine.sidecars.tick(children: children, writersRunning: running)
             let commits = HistoryReader.acknowledged(in: history)
+            try clock.checkDeadline()
             let t = clock.now()
-            if t > scenario.timeLimit { throw RunError.timeLimit(scenario.timeLimit) }
-            if Interruption.requested { throw RunError.interrupted }
             if t - lastProgress.t >= 1 {
                 let rate = Double(commits - lastProgress.commits) / (t - lastProgress.t)
                 let record = journal.record
