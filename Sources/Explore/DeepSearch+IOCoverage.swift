@@ -22,7 +22,9 @@ extension DeepSearch {
     }
 
     /// The answers, in the table's order.
-    public static let ioAnswers = ["success", "short", "EIO", "ENOSPC", "EDQUOT", "EROFS", "EINTR", "fsync-fail-clean"]
+    public static let ioAnswers = ["success", "short", "EIO", "ENOSPC", "EDQUOT", "EROFS", "EINTR", failedFsync]
+    /// The answer of an fsync that fails and gives its unsynced data up: the fault action's own name.
+    static let failedFsync = FaultAction.Kind.fsyncFailClean.rawValue
     /// The kinds of call the table has a row for (when the program made any): the probe's, but its opens, which
     /// it counts on the store's files only, for the interleavings.
     static let ioOps = ["write", "copy_file_range", "fsync", "fsyncdir", "rename", "unlink", "flush"]
@@ -40,7 +42,7 @@ extension DeepSearch {
             if data.contains(op) || op == "rename" || op == "unlink" { return nil }
             return "changes nothing on disk by itself: a file system gone read-only answers it with EIO"
         case "EINTR": return "a call on a local file is not interrupted by a signal (EINTR comes from network file systems)"
-        case "fsync-fail-clean": return op == "fsync" ? nil : "only an fsync of a file gives its unsynced data up"
+        case failedFsync: return op == "fsync" ? nil : "only an fsync of a file gives its unsynced data up"
         default: return "not an answer of this table"
         }
     }
@@ -54,7 +56,7 @@ extension DeepSearch {
         switch action {
         case .errno(let name): ioAnswers.contains(name) ? name : nil
         case .shortWrite: "short"
-        case .fsyncFailClean: "fsync-fail-clean"
+        case .fsyncFailClean: failedFsync
         default: nil
         }
     }
