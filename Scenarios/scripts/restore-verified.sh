@@ -5,6 +5,11 @@
 # then does it put the backup in place: the database copied beside the store, synced and renamed over it, the
 # live -wal and -shm removed first, the support folder replaced. Run as `restore: command` (LIFEBOAT_BACKUP,
 # LIFEBOAT_STORE).
+# LIFEBOAT_RESTORE_WAL_REMOVAL=late is the same restore with one change, for the restore-over-killed-app situation:
+# the live -wal and -shm (a killed app's, holding commits the backup does not have) are removed after the final
+# fsync of the store's folder instead of before the database is renamed into place. The store then equals the
+# backup the moment the restore reports success, but the two removals are not durable: a power cut brings the old
+# -wal back beside the restored database, and SQLite's next open replays it onto it (restore-durable).
 set -eu
 backup="$LIFEBOAT_BACKUP"
 folder="$(dirname "$backup")"
@@ -26,10 +31,12 @@ if [ "$check" != "ok" ]; then
 fi
 cp "$backup" "$store.restoring"
 sync "$store.restoring"
-rm -f "$store-wal" "$store-shm"
+[ "${LIFEBOAT_RESTORE_WAL_REMOVAL:-early}" = late ] || rm -f "$store-wal" "$store-shm"
 mv "$store.restoring" "$store"
 rm -rf "$(dirname "$store")/$support"
 if [ -d "$folder/$support" ]; then
     cp -a "$folder/$support" "$(dirname "$store")/"
 fi
 sync "$(dirname "$store")"
+[ "${LIFEBOAT_RESTORE_WAL_REMOVAL:-early}" = late ] && rm -f "$store-wal" "$store-shm"
+exit 0

@@ -7,17 +7,17 @@ import Testing
 /// The `restore-over-killed-app` situation through `lifeboat try` (issue 39, point 5): the app is killed with its
 /// -wal and -shm beside the database, the restore runs over that store, and the power fails the moment it reports
 /// success. `restore-verified.sh` removes them before it renames the database into place and fsyncs the folder
-/// last: it holds on every seed. `restore-verified-wal-removed-late.sh`, the same restore with the removal moved
-/// after that fsync, equals the backup when it reports success, but the crash brings the old -wal back: caught by
+/// last: it holds on every seed. The same restore with the removal moved after that fsync
+/// (`LIFEBOAT_RESTORE_WAL_REMOVAL=late`), equals the backup when it reports success, but the crash brings the old -wal back: caught by
 /// `restore-durable` on every seed, with the lost unlink of the -wal as the cause; a copy over the database that
 /// leaves the -wal is caught at once, by `restore-equals-backup`.
 @Suite(.serialized) struct RestoreOverKilledAppTryTests {
-    /// `restore` is a script of Scenarios/scripts, or (with a slash) a path.
-    static func tryProgram(restore: String, name: String) async throws -> (Int32, ToolMatrix.Result) {
+    /// `restore` is a script of Scenarios/scripts, or (with a slash) a path; `environment`, assignments before it.
+    static func tryProgram(restore: String, environment: String = "", name: String) async throws -> (Int32, ToolMatrix.Result) {
         let scratch = try Scratch(name)
         let reports = scratch.path("reports")
         let code = await LifeboatMain.run(["try", "--backup", "sh \(DamagedBackupTryTests.scripts.path)/backup-with-checksums.sh",
-                                           "--restore", "sh " + (restore.contains("/") ? restore : "\(DamagedBackupTryTests.scripts.path)/\(restore)"),
+                                           "--restore", environment + "sh " + (restore.contains("/") ? restore : "\(DamagedBackupTryTests.scripts.path)/\(restore)"),
                                            "--situations", "restore-over-killed-app", "--seeds", "1-3",
                                            "--reports", reports.path, "--scratch", scratch.path("scratch").path])
         return (code, try TryCommandTests.latest(reports).1)
@@ -31,7 +31,8 @@ import Testing
     }
 
     @Test func aRestoreThatRemovesTheStaleWalAfterItsLastFolderSyncIsCaughtOnEverySeed() async throws {
-        let (code, result) = try await Self.tryProgram(restore: "restore-verified-wal-removed-late.sh", name: "try-killed-app-late")
+        let (code, result) = try await Self.tryProgram(restore: "restore-verified.sh", environment: "LIFEBOAT_RESTORE_WAL_REMOVAL=late ",
+                                                       name: "try-killed-app-late")
         let runs = result.cells.flatMap(\.runs)
         #expect(code == 1)
         #expect(runs.count == 3 && runs.allSatisfy { $0.violated.contains("restore-durable") }, "\(runs.map { "\($0.violated) \($0.failures)" })")
