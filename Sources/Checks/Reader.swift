@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import StoreModel
 
 /// One reader process: an app's UI that fetches everything in a read transaction and keeps that transaction
@@ -83,7 +84,11 @@ public struct Reader: Sendable {
     }
 
     static func snapshotReader(_ url: URL, while alive: () -> Bool) throws -> SnapshotReader {
-        // A store still being made (`store.fresh`) is the harness's: its first writer creates it.
+        // A store still being made (`store.fresh`) is the harness's: its first writer creates it. From that
+        // writer's first open until its creating transaction commits the file exists with no table, and read then
+        // it would pass for a store of another's layout (no model cache of ours), whose objects every snapshot
+        // would name by key: wait for the schema first.
+        while alive(), hasNoTableYet(url) { usleep(20_000) }
         if (try? StoreKind.of(url)) == .layout {
             let files = StoreFiles(url)
             let queue = try PlainConnection.open(files.database, readOnly: true)
@@ -95,6 +100,16 @@ public struct Reader: Sendable {
         let model = ManagedObjectModel.appModel(for: url, fallback: .library)
         let store = try openStore(url, model: model, options: options, while: alive)
         return SnapshotReader(snapshot: { hold in try StoreState.read(store, model: model, holding: hold) }, close: { try? store.close() })
+    }
+
+    /// Whether the database file exists and SQLite reads no table in it yet (a missing file is `openStore`'s to
+    /// wait for).
+    static func hasNoTableYet(_ url: URL) -> Bool {
+        let database = StoreFiles(url).database
+        guard FileManager.default.fileExists(atPath: database.path), let queue = try? PlainConnection.open(database, readOnly: true, busyTimeout: 1) else { return false }
+        defer { try? queue.close() }
+        let tables = try? queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table'") }
+        return tables == 0
     }
 
     /// Opens the store, waiting (while `alive`) for one that is still being made: a run that starts with no store
