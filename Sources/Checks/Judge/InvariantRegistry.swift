@@ -8,7 +8,7 @@ public enum InvariantRegistry {
     /// store follow from the silent restore, so its verdict (and its fix) is the one a caught run names first.
     public static let all: [any Invariant] = [
         RestoreDetectsDamage(), Integrity(), NoDuplicates(), WalContentCarried(), SnapshotConsistent(), BlobsCarried(),
-        RestoreEqualsBackup(), RestoreOpens(), DurableAfterCrash(), LiveStoreUnaffected(), MetadataPreserved(),
+        RestoreEqualsBackup(), RestoreOpens(), RestoreFailsSafe(), DurableAfterCrash(), LiveStoreUnaffected(), MetadataPreserved(),
         BackupCompletes(), BackupDurable(), PreviousBackupIntact(), ReaderConsistent(), RestoreDurable(), RestoreAtTime(), ConnectionsAgree(),
         CloudConsistent(), RelocationCompletes(), RelocationCarriesCommits(), MetricsWithinBounds(), NoRunaway(),
         AppDurable(), SavesAfterMigrate(),

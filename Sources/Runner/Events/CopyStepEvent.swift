@@ -169,7 +169,7 @@ struct CopyStepEvent: RunEventKind {
             if writersStopped { children.signal(SIGSTOP) { $0.name.hasPrefix("writer-") } }
             defer { if writersStopped { children.signal(SIGCONT) { $0.name.hasPrefix("writer-") } } }
             var restore = RestoreMeasurement(source: backupSource?.name ?? "", live: Measure.store(live, label: "live store after \(label)",
-                                                                                                  state: interrupted || step.atTime != nil))
+                                                                                                  state: !succeeded || step.atTime != nil))
             restore.backupAsGiven = backupGiven
             restore.readAt = now()
             if succeeded { restore.connections = ConnectionsProbe.measure(live: live, children: children) }
