@@ -50,6 +50,30 @@ import Testing
             == "restore-1 (command) after the crash: \(one)", "a single difference is enough")
     }
 
+    /// The restore put back the database only; the app's attachment file, which writer-2 renamed into place and
+    /// never synced, was left in place and the crash took it: still the restore's finding, named as inherited.
+    @Test func anAttachmentTheAppNeverSyncedThatTheRestoreLeftInPlaceIsNamedAsSuch() {
+        let file = HandBuilt.ids[5].uuidString
+        let missing = Finding(.violation, .missingExternalFile, entity: "Note", object: "Z_PK 4",
+                              "ZATTACHMENT refers to /s/.Library_SUPPORT/_EXTERNAL_DATA/\(file), which is missing")
+        func verdict(actor: String, kind: ActorKind) -> Verdict {
+            var record = HandBuilt.record()
+            var restore = HandBuilt.restore()
+            let lost = LossRecord.Operation(what: "rename /.Library_SUPPORT/_EXTERNAL_DATA/\(file).interim -> /.Library_SUPPORT/_EXTERNAL_DATA/\(file)",
+                                            path: "/.Library_SUPPORT/_EXTERNAL_DATA/\(file).interim", actor: actor, kind: kind, barrier: "never")
+            restore.restore?.afterCrash = RestoreAfterCrash(crash: Self.crash, comparison: Measured(HandBuilt.report(against: "/b/backup-0/Library.sqlite", [missing])),
+                                                             loss: LossRecord(operations: [lost], cause: Self.cause))
+            record.steps = [HandBuilt.backup("backup-0", start: 3.5, end: 3.6, state: HandBuilt.state(3)), restore]
+            return HandBuilt.verdict(record, Self.name)
+        }
+        let apps = verdict(actor: "writer-2", kind: .app)
+        #expect(apps.status == .violated && apps.summary.hasSuffix("finished, then undone by the crash that followed it, in attachment files the app wrote and never synced, which the restore left in place instead of restoring the backup's"), "\(apps)")
+        #expect(apps.evidence.contains { $0.hasPrefix("restore-1 (command): 1 of the 1 difference(s) are attachment files the app wrote and never synced (\(file))") }, "\(apps.evidence)")
+        // The restore's own unsynced copy of the file is its own loss, said as before.
+        let own = verdict(actor: "restore-1 (cp)", kind: .program)
+        #expect(own.status == .violated && own.summary.hasSuffix("restore-1 (command): finished, then undone by the crash that followed it") && own.evidence.count == 2, "\(own)")
+    }
+
     @Test func aStoreUnreadableAfterTheCrashIsViolated() {
         let verdict = Self.verdict(after: Measured(error: "file is not a database"))
         #expect(verdict.status == .violated && verdict.cause == Self.cause, "\(verdict)")
