@@ -74,6 +74,28 @@ import Testing
         #expect(own.status == .violated && own.summary.hasSuffix("restore-1 (command): finished, then undone by the crash that followed it") && own.evidence.count == 2, "\(own)")
     }
 
+    /// A restore that already differed from the backup when it reported success (an attachment it never put
+    /// back): that difference is restore-equals-backup's, and the crash is judged only on what it changed.
+    @Test func aDifferenceTheRestoreAlreadyHadIsNotTheCrashs() {
+        let missing = Finding(.violation, .missingExternalFile, entity: "Note", object: "Z_PK 4",
+                              "ZATTACHMENT refers to /s/.Library_SUPPORT/_EXTERNAL_DATA/\(HandBuilt.ids[5].uuidString), which is missing")
+        let lostNote = Finding(.violation, .missingObject, entity: "Note", object: HandBuilt.ids[2].uuidString, "in the expected store only")
+        func verdict(after: [Finding]) -> Verdict {
+            var record = HandBuilt.record()
+            var restore = HandBuilt.restore()
+            restore.restore?.comparison = Measured(HandBuilt.report(against: "/b/backup-0/Library.sqlite", [missing]))
+            restore.restore?.afterCrash = RestoreAfterCrash(crash: Self.crash, comparison: Measured(HandBuilt.report(against: "/b/backup-0/Library.sqlite", after)),
+                                                             loss: LossRecord(operations: [], cause: Self.cause))
+            record.steps = [HandBuilt.backup("backup-0", start: 3.5, end: 3.6, state: HandBuilt.state(3)), restore]
+            return HandBuilt.verdict(record, Self.name)
+        }
+        let same = verdict(after: [missing])
+        #expect(same.status == .held && same.summary.hasSuffix("as far as it did before it (1 difference(s) it already had when it reported success set aside: restore-equals-backup's finding)"), "\(same)")
+        let more = verdict(after: [missing, lostNote])
+        #expect(more.status == .violated && more.evidence.first == "restore-1 (command): after the crash \(Self.crash) the live store differs from the backup in 1 more way(s) than when it reported success (1 difference(s) it already had when it reported success set aside: restore-equals-backup's finding)", "\(more.evidence)")
+        #expect(more.evidence.dropFirst() == ["restore-1 (command) after the crash: \(lostNote)"], "\(more.evidence)")
+    }
+
     @Test func aStoreUnreadableAfterTheCrashIsViolated() {
         let verdict = Self.verdict(after: Measured(error: "file is not a database"))
         #expect(verdict.status == .violated && verdict.cause == Self.cause, "\(verdict)")

@@ -22,12 +22,19 @@ struct RestoreDurable: Invariant {
                 verdict.cause = after.loss?.cause
                 return verdict
             }
-            let (findings, inherited) = RestoreEqualsBackup.violations(report, lacking: run.missingFiles(givenTo: restore))
-            if findings.isEmpty && (!report.hasViolations || inherited > 0) {
-                return Verdict(name, .held, "\(label): still equals the backup after the crash \(after.crash)")
+            var (findings, inherited) = RestoreEqualsBackup.violations(report, lacking: run.missingFiles(givenTo: restore))
+            // What differed already when the restore reported success is `restore-equals-backup`'s finding, not
+            // the crash's: only what the crash changed counts here.
+            let before = Set(restore.comparison?.value?.violations ?? [])
+            let already = findings.filter(before.contains)
+            findings.removeAll(where: before.contains)
+            let note = already.isEmpty ? "" : " (\(already.count) difference(s) it already had when it reported success set aside: restore-equals-backup's finding)"
+            if findings.isEmpty && (!report.hasViolations || inherited > 0 || !already.isEmpty) {
+                return Verdict(name, .held, "\(label): still equals the backup after the crash \(after.crash)" + (already.isEmpty ? "" : " as far as it did before it" + note))
             }
             let appsFiles = Self.appsUnsyncedFiles(in: findings, loss: after.loss)
-            var evidence = ["\(label): equal to the backup when it reported success; after the crash \(after.crash) the live store differs"]
+            var evidence = [already.isEmpty ? "\(label): equal to the backup when it reported success; after the crash \(after.crash) the live store differs"
+                                            : "\(label): after the crash \(after.crash) the live store differs from the backup in \(findings.count) more way(s) than when it reported success\(note)"]
             var summary = "\(label): finished, then undone by the crash that followed it"
             if !appsFiles.isEmpty {
                 // The restore kept attachment files the app had written and never synced instead of putting the
