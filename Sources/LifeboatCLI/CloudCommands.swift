@@ -34,7 +34,7 @@ struct CloudCommand: ParsableCommand {
 }
 
 /// `lifeboat mirror`: one sync (export, then import) of a store with a zone, as NSPersistentCloudKitContainer's
-/// mirroring delegate would do it (docs/cloudkit.md).
+/// mirroring delegate would do it (docs/cloudkit.md). The same `MirrorRun` a run's `mirror-step` children get.
 struct MirrorCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "mirror", abstract: "Sync a store with a cloud zone once (export, then import).")
     @Argument(help: "The store's .sqlite file.") var store: String
@@ -48,27 +48,40 @@ struct MirrorCommand: ParsableCommand {
     }
 
     func run() throws {
-        let url = URL(cliPath: store)
-        guard StoreFiles(url).exists else { throw CLIFailure.badInput("\(url.path): no store there") }
-        let zoneURL = URL(cliPath: cloud)
-        let zone = CloudKitZone(zoneURL)
-        if !zone.exists { try CloudKitZone.create(at: zoneURL) }
-        let coordinator = PersistentStoreCoordinator(model: .appModel(for: url, fallback: .library))
-        let loaded: PersistentStore
-        do { loaded = try coordinator.addStore(at: url) } catch { throw CLIFailure.badInput("\(error)") }
-        defer { try? coordinator.remove(loaded) }
-        let report: CloudKitMirror.Report
-        do {
-            report = try CloudKitMirror(zone: zone, seed: seed, setupDeadline: setupDeadline).sync(loaded, label: "mirror \(url.lastPathComponent)")
-        } catch let error as CloudKitMirror.MirrorError {
-            throw CLIFailure.violation("\(error)")
-        }
-        if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = .sortedKeys
-            print(String(decoding: try encoder.encode(report), as: UTF8.self))
-        } else {
-            print("exported \(report.exportedNew) new, \(report.exportedChanged) changed, deleted \(report.deletedInZone) in the zone; imported \(report.importedNew) new, \(report.importedChanged) changed, \(report.importedDeletes) deletes; token \(report.tokenBefore.map(String.init) ?? "none") -> \(report.tokenAfter)\(report.fullImport ? " (whole zone read)" : "")")
-        }
+        let sync = MirrorRun(store: URL(cliPath: store).path, cloud: URL(cliPath: cloud).path, seed: seed, setupDeadline: setupDeadline)
+        try runMirror(sync, json: json)
+    }
+}
+
+/// `lifeboat mirror-step --config FILE`: one sync of a run's `sync: live` or `device: NAME` entry, as the engine
+/// wrote it (`MirrorRun`, read through `ChildConfig`); started by the engine, not by hand. Prints the report as one
+/// JSON line.
+struct MirrorStepCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "mirror-step", abstract: "Run one sync of a run (used by `lifeboat run`).",
+                                                    shouldDisplay: false)
+    @Option(help: "The sync's configuration (JSON written by the engine).") var config: String
+
+    func run() throws {
+        try runMirror(try ChildConfig.read(MirrorRun.self, from: config, what: "mirror"), json: true)
+    }
+}
+
+/// Runs one sync and prints its report: a store that is not there or will not open is bad input (exit 2), a
+/// mirror that fails (its setup never completed) exit 1 with the reason.
+func runMirror(_ sync: MirrorRun, json: Bool) throws {
+    let report: CloudKitMirror.Report
+    do {
+        report = try sync.perform()
+    } catch let error as MirrorRun.BadInput {
+        throw CLIFailure.badInput("\(error)")
+    } catch let error as CloudKitMirror.MirrorError {
+        throw CLIFailure.violation("\(error)")
+    }
+    if json {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        print(String(decoding: try encoder.encode(report), as: UTF8.self))
+    } else {
+        print("exported \(report.exportedNew) new, \(report.exportedChanged) changed, deleted \(report.deletedInZone) in the zone; imported \(report.importedNew) new, \(report.importedChanged) changed, \(report.importedDeletes) deletes; token \(report.tokenBefore.map(String.init) ?? "none") -> \(report.tokenAfter)\(report.fullImport ? " (whole zone read)" : "")")
     }
 }

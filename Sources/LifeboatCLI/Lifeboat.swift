@@ -12,7 +12,7 @@ public struct Lifeboat: AsyncParsableCommand {
         subcommands: [
             TryCommand.self, RunCommand.self, JudgeCommand.self, ReportCommand.self, ReplayCommand.self, ExploreCommand.self, WalkCommand.self, MatrixCommand.self, DoctorCommand.self, RestoreDrillCommand.self, CrashStatesCommand.self, DrillCommand.self, BenchCommand.self, FaultFSCommand.self,
             StrategiesCommand.self, GenerateCommand.self, CheckCommand.self,
-            BackupCommand.self, RestoreCommand.self, RelocateCommand.self, CloudCommand.self, MirrorCommand.self, WriterCommand.self, ReaderCommand.self, StoreOperationCommand.self, StepCommand.self, BenchChildCommand.self, CLIReferenceCommand.self,
+            BackupCommand.self, RestoreCommand.self, RelocateCommand.self, CloudCommand.self, MirrorCommand.self, WriterCommand.self, ReaderCommand.self, StoreOperationCommand.self, StepCommand.self, MirrorStepCommand.self, BenchChildCommand.self, CLIReferenceCommand.self,
         ])
 
     /// `lifeboat --version`: the version suite pages and campaign fingerprints carry. A flag of the root command

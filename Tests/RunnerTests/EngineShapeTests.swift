@@ -45,6 +45,21 @@ import Testing
         #expect(engine.count <= 4, "\(engine)")
     }
 
+    /// A lifeboat child of a run gets one JSON configuration, read through `ChildConfig` (`writer`, `reader`,
+    /// `store-op`, `step`, `mirror-step`): no argv is built by hand and parsed back. The one other argv the engine
+    /// writes is a sidecar's `sh -c COMMAND`, the user's own program.
+    @Test func everyChildOfARunGetsOneConfig() throws {
+        let handBuilt = try Self.places(under: "Runner") { $0.contains(#"["mirror""#) || $0.contains(#""mirror", "#) }
+        #expect(handBuilt.isEmpty, "\(handBuilt)")
+        let argv = try Self.places(under: "Runner/Events") { $0.contains(#"arguments: [""#) }
+            + Self.places(under: "Runner/Engine") { $0.contains(#"arguments: [""#) }
+        let withConfig = try Self.places(under: "Runner/Events") { $0.contains(#"arguments: [""#) && $0.contains(#""--config""#) }
+            + Self.places(under: "Runner/Engine") { $0.contains(#"arguments: [""#) && ($0.contains(#""--config""#) || $0.contains(#"["-c", sidecar.command]"#)) }
+        #expect(argv.count >= 5 && argv.sorted() == withConfig.sorted(), "\(Set(argv).subtracting(withConfig).sorted())")
+        let mirrorChild = try String(contentsOf: Self.sources.appendingPathComponent("Runner/Events/MirrorChild.swift"), encoding: .utf8)
+        #expect(mirrorChild.contains(#"["mirror-step", "--config", config.path]"#))
+    }
+
     @Test func oneFileParsesFaultText() throws {
         let parsers = try Self.places(under: "") { $0.contains("FaultWords.split") }
         #expect(Set(parsers.map { $0.split(separator: ":")[0] }) == ["FaultText.swift"], "\(parsers)")

@@ -46,11 +46,8 @@ struct CloudDeviceEvent: RunEventKind {
             context.cloud.deviceStores[device] = store
             note(name, .note, "device \(device): a store of its own with \(objects) objects, on the same iCloud account")
         }
-        let cloud = scenario.cloud ?? Scenario.CloudSpec()
-        let child = try context.children.start(name, executable: context.executable, arguments: [
-            "mirror", store.path, "--cloud", zone.directory.path, "--seed", String(scenario.seed &* 37 &+ UInt64(index)),
-            "--setup-deadline", String(cloud.setupDeadline), "--json",
-        ])
+        let child = try context.children.start(name, executable: context.executable,
+                                               arguments: try MirrorChild.arguments(name, store: store, zone: zone, seed: scenario.seed &* 37 &+ UInt64(index), context))
         let status = try context.children.wait(child, timeout: max(1, scenario.timeLimit - now()))
         let lastLine = child.output.split(separator: "\n").last.map(String.init) ?? ""
         guard status == 0 else {

@@ -45,8 +45,7 @@ struct CloudStepEvent: RunEventKind {
             arguments = ["step", "--config", config.path]
             relocation = beginRelocation(context)
         } else if let zone {
-            arguments = ["mirror", current.path, "--cloud", zone.directory.path, "--seed", String(scenario.seed &* 31 &+ UInt64(index)),
-                         "--setup-deadline", String(cloud.setupDeadline), "--json"]
+            arguments = try MirrorChild.arguments(name, store: current, zone: zone, seed: scenario.seed &* 31 &+ UInt64(index), context)
         } else { return [] }
         let start = now()
         note(name, .start, isMove ? "\(step.strategy) to \(step.options["to"] ?? "")" : "mirror \(current.lastPathComponent)")
