@@ -1,4 +1,5 @@
 import Foundation
+import Reporting
 import Runner
 
 /// What an enumeration (or one shard of it) checked, state by state, with what judging them needs: every
@@ -159,6 +160,34 @@ public struct CrashStateRows: Sendable, Codable {
         merged.timing = parts.reduce(into: Timing()) { $0.add($1.rows.timing) }
         merged.run = parts.compactMap(\.rows.run).first
         return merged
+    }
+
+    /// Writes `crash-states.json` (the summary) and `crash-states-rows.json` (every state) into `folder`.
+    public func write(_ summary: CrashStateEnumerator.Summary, to folder: URL) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try encoder.encode(summary).write(to: folder.appendingPathComponent(Self.summaryFile))
+        encoder.outputFormatting = [.sortedKeys]
+        try encoder.encode(self).write(to: folder.appendingPathComponent(Self.file))
+    }
+
+    public static let summaryFile = "crash-states.json"
+
+    /// `lifeboat report merge` of `crash-states --shard K/N` folders: `out` gets the crash-states.json and
+    /// crash-states-rows.json of one unsharded enumeration, and the recorded run's report (when its folder is
+    /// still where the shards found it) counts the states, as an unsharded `crash-states` leaves it.
+    public static func merge(_ folders: [URL], into out: URL) throws -> (rows: CrashStateRows, summary: CrashStateEnumerator.Summary, run: RunResult?) {
+        let parts = try folders.map { (label: $0.path, rows: try load($0)) }
+        let merged = try merge(parts)
+        let summary = try merged.summary()
+        try ShardPlan.prepare(out, parts: folders)
+        try merged.write(summary, to: out)
+        var run: RunResult?
+        if let folder = merged.run.map({ URL(fileURLWithPath: $0) }),
+           FileManager.default.fileExists(atPath: folder.appendingPathComponent("report.json").path) {
+            run = try CrashStateRun.reportStates(summary, runFolder: folder)
+        }
+        return (merged, summary, run)
     }
 
     public static func load(_ folder: URL) throws -> CrashStateRows {
