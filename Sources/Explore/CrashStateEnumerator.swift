@@ -47,8 +47,9 @@ public struct CrashStateEnumerator: Sendable {
         /// CPU seconds (user + system) of this process during the enumeration: the figure load on a shared
         /// machine does not inflate, so throughput can be compared across runs.
         public var cpuSeconds = 0.0
-        /// Where the wall time went: building states in memory and writing them, fingerprinting (SQLite's
-        /// recovery and a hash of the pages), and examining the distinct ones.
+        /// Where the time went: building states in memory and writing them (the first walk over the log
+        /// included), fingerprinting (SQLite's recovery and a hash of the pages), and examining the distinct
+        /// ones; at `--jobs N` summed over the units that ran at once, so they can add up to more than `seconds`.
         public var secondsBuilding = 0.0
         public var secondsFingerprinting = 0.0
         public var secondsExamining = 0.0
