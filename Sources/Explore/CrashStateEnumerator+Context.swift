@@ -3,13 +3,19 @@ import Crypto
 import FaultFS
 import Foundation
 import StoreModel
+import Synchronization
 
 /// Names a crash state by how it was built: the sequence numbers of the operations applied to the files at the
 /// log mark, in order (the durable ones, then the kept ones), and the cut of a torn last write. The files are a
 /// pure function of that sequence, so two states with the same key are the same bytes: the `prefix` of every
 /// pending operation at one point is the `keep-none` state of the next point whose barrier synced them all.
-struct CrashStateKey {
+///
+/// `@unchecked Sendable`: the hasher is a value with copy-on-write storage (swift-crypto's digest context is
+/// copied before a shared one is changed); a key is copied into each unit and never shared while it changes.
+struct CrashStateKey: @unchecked Sendable {
     private var hasher = SHA256()
+
+    static func hex(_ digest: Data) -> String { digest.map { String(format: "%02x", $0) }.joined() }
 
     mutating func append(_ value: UInt64) {
         withUnsafeBytes(of: value.littleEndian) { hasher.update(bufferPointer: $0) }
@@ -20,7 +26,7 @@ struct CrashStateKey {
 
 /// Payloads of pending writes, read once from the op log's data sidecar (one open file, not one per read) and
 /// kept while their write is pending: the variants of a point apply the same writes many times over.
-struct CrashStatePayloads {
+struct CrashStatePayloads: Sendable {
     private let sidecar: FileHandle?
     private var cache: [UInt64: Data] = [:]
 
@@ -47,33 +53,25 @@ struct CrashStatePayloads {
 }
 
 extension CrashStateEnumerator {
-    /// What one enumeration keeps between states: the examinations already made, the payloads of pending writes,
-    /// and the one directory every state is written to in turn (so a state's messages name the same path whether
-    /// it was examined or reused).
-    struct CheckContext {
-        let reuse: Bool
+    /// What one worker of an enumeration keeps between states: the payloads of pending writes, and the one
+    /// directory its states are written to in turn. Workers at once have directories of their own (`state`,
+    /// `state-2`, ...); an examination names the state's files as if in `state`, whichever worker made it, so a
+    /// state's messages are the same at any `--jobs`.
+    struct CheckContext: Sendable {
         let directory: URL
+        /// The directory every examination names (`state`).
+        let named: URL
         var payloads: CrashStatePayloads
-        var bySequence: [Data: CrashStateExamination] = [:]
-        var byContent: [String: CrashStateExamination] = [:]
-        private var acknowledged: CrashStateAcknowledgements?
         private var linkedSupport = false
         private var overlay: CrashStateOverlay
 
-        init(scratch: URL, reuse: Bool, log: URL) throws {
-            self.reuse = reuse
-            directory = scratch.appendingPathComponent("state", isDirectory: true)
+        init(scratch: URL, number: Int, log: URL) throws {
+            named = scratch.appendingPathComponent("state", isDirectory: true)
+            directory = number == 1 ? named : scratch.appendingPathComponent("state-\(number)", isDirectory: true)
             try? FileManager.default.removeItem(at: directory)
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             payloads = CrashStatePayloads(log: log)
             overlay = CrashStateOverlay(directory: directory)
-        }
-
-        mutating func acknowledgements(_ oracle: Oracle) -> CrashStateAcknowledgements {
-            if let acknowledged { return acknowledged }
-            let made = CrashStateAcknowledgements(oracle)
-            acknowledged = made
-            return made
         }
 
         /// Writes one state's files (and nothing else: whatever the last state left beside them is removed) and
@@ -105,12 +103,45 @@ extension CrashStateEnumerator {
         }
 
         func examine(_ database: URL, oracle: Oracle) -> CrashStateExamination {
-            CrashStateExamination.examine(database, oracle: oracle)
+            let examination = CrashStateExamination.examine(database, oracle: oracle)
+            return directory == named ? examination : examination.naming(directory.path, as: named.path)
         }
 
         func close() {
             payloads.close()
             try? FileManager.default.removeItem(at: directory)
+        }
+    }
+}
+
+/// The state directories of one enumeration, one per worker running at once: a unit borrows one for its
+/// points and gives it back, so the directories are as many as the units that ever ran together.
+final class CrashStateContexts: Sendable {
+    private let free = Mutex<(idle: [CrashStateEnumerator.CheckContext], made: Int)>(([], 0))
+    let scratch: URL
+    let log: URL
+
+    init(scratch: URL, log: URL) {
+        self.scratch = scratch
+        self.log = log
+    }
+
+    func borrow<T>(_ body: (inout CrashStateEnumerator.CheckContext) throws -> T) throws -> T {
+        let (idle, number): (CrashStateEnumerator.CheckContext?, Int) = free.withLock { free in
+            if let context = free.idle.popLast() { return (context, 0) }
+            free.made += 1
+            return (nil, free.made)
+        }
+        var context = try idle ?? CrashStateEnumerator.CheckContext(scratch: scratch, number: number, log: log)
+        defer { free.withLock { $0.idle.append(context) } }
+        return try body(&context)
+    }
+
+    /// Closes every directory (once no unit runs).
+    func close() {
+        free.withLock { free in
+            for context in free.idle { context.close() }
+            free.idle = []
         }
     }
 }

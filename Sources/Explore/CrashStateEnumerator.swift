@@ -4,6 +4,7 @@ import Foundation
 import SeededRandomness
 import StoreCheck
 import StoreModel
+import Runner
 import Workload
 
 /// CrashMonkey/ALICE-style crash states from one run's FaultFS op log: at each persistence point (an fsync,
@@ -12,7 +13,7 @@ import Workload
 /// rebuilt by SQLite after a crash, and external data files are written once and renamed, so they are left
 /// out), lets SQLite recover each and checks it: integrity, every writer's state a prefix of its history, and
 /// every transaction acknowledged before the point present.
-public struct CrashStateEnumerator {
+public struct CrashStateEnumerator: Sendable {
     /// One crash state: at which barrier, which non-durable operations survive, and how the last write tears.
     public struct State: Sendable, Codable, Equatable {
         public var point: UInt64
@@ -46,8 +47,9 @@ public struct CrashStateEnumerator {
         /// CPU seconds (user + system) of this process during the enumeration: the figure load on a shared
         /// machine does not inflate, so throughput can be compared across runs.
         public var cpuSeconds = 0.0
-        /// Where the wall time went: building states in memory and writing them, fingerprinting (SQLite's
-        /// recovery and a hash of the pages), and examining the distinct ones.
+        /// Where the time went: building states in memory and writing them (the first walk over the log
+        /// included), fingerprinting (SQLite's recovery and a hash of the pages), and examining the distinct
+        /// ones; at `--jobs N` summed over the units that ran at once, so they can add up to more than `seconds`.
         public var secondsBuilding = 0.0
         public var secondsFingerprinting = 0.0
         public var secondsExamining = 0.0
@@ -133,6 +135,8 @@ public struct CrashStateEnumerator {
     /// The op of the point that stands for the end of the log (its seq is one past the last record's).
     public static let endOfLog = "end of log"
     static let dataOps: Set = ["write", "truncate", "copy_file_range", "fallocate"]
+    /// Persistence points: the barriers whose `synced` operations become durable.
+    static let barrierOps: Set = ["fsync", "fdatasync", "fsyncdir", "sync-all"]
     static let entryOps: Set = ["create", "unlink", "rename"]
 
     /// Applies one operation to an in-memory image of the files (`CrashStateFiles`: names and the inodes behind them).
@@ -163,21 +167,11 @@ public struct CrashStateEnumerator {
         }
     }
 
-    /// Walks the log once, checking up to `maxPoints` persistence points (spread by the seed) and the first point
-    /// after each restore's success (`afterRestores`) with every variant, then the end of the log (counted in
-    /// `pointsChecked`).
-    /// `reuse: false` examines every state afresh (the straightforward path the fast one is tested against);
-    /// `verdict` sees every state checked with its problems (empty when it held).
-    public func run(scratch: URL, maxPoints: Int, seed: UInt64, reuse: Bool = true, progress: ((String) -> Void)? = nil,
-                    verdict: ((State, [String]) -> Void)? = nil) throws -> Summary {
-        let started = Date()
-        let startedCPU = Self.processCPUSeconds()
-        var summary = Summary()
-        var durable = CrashStateFiles(start)
-        var durableChain = CrashStateKey()
-        var pending: [OpRecord] = []
-        let barriers = records.filter { ["fsync", "fdatasync", "fsyncdir", "sync-all"].contains($0.op) && $0.result >= 0 }
-        summary.persistencePoints = barriers.count
+    /// The persistence points to check: up to `maxPoints` of the barriers that concern the store's files (spread by
+    /// the seed) and the first point after each restore's success (`afterRestores`); the end of the log is checked
+    /// besides them. Also the number of persistence points in the log.
+    func chosenPoints(maxPoints: Int, seed: UInt64) -> (chosen: Set<UInt64>, persistencePoints: Int) {
+        let barriers = records.filter { Self.barrierOps.contains($0.op) && $0.result >= 0 }
         var random = SeededRandom(seed: seed)
         var chosen = Set<UInt64>()
         // A sync-all (a child's sync(2), the flush at unmount) makes every file durable, the tracked ones too. A
@@ -190,43 +184,19 @@ public struct CrashStateEnumerator {
             while chosen.count < maxPoints { chosen.insert(interesting[Int(random.next() % UInt64(interesting.count))].seq) }
         }
         chosen.formUnion(afterRestores(interesting))
-        var context = try CheckContext(scratch: scratch, reuse: reuse, log: log)
-        defer { context.close() }
-        for record in records {
-            if ["fsync", "fdatasync", "fsyncdir", "sync-all"].contains(record.op) {
-                let synced = Set(record.synced ?? [])
-                if chosen.contains(record.seq) {
-                    try check(point: record, durable: durable, durableChain: durableChain, pending: pending, context: &context,
-                              summary: &summary, verdict: verdict)
-                    if summary.pointsChecked % 10 == 0 {
-                        progress?("crash states: \(summary.pointsChecked)/\(chosen.count) points, \(summary.statesChecked) states, \(summary.statesFailed) failed")
-                    }
-                }
-                for op in pending where synced.contains(op.seq) {
-                    try apply(op, to: &durable, payloads: &context.payloads)
-                    durableChain.append(op.seq)
-                }
-                pending.removeAll { synced.contains($0.seq) }
-                context.payloads.keep(pending)
-                continue
-            }
-            guard record.result >= 0, record.durable == false,
-                  Self.dataOps.contains(record.op) || Self.entryOps.contains(record.op) else { continue }
-            if tracked(record) { pending.append(record) }
-        }
-        // The end of the log: a crash after the last barrier (right after a program reported success, or after
-        // the run) leaves what was durable then, with any part of what was still pending, and every transaction
-        // acknowledged in the run must be there. No barrier follows to stand for that state, so it is checked
-        // here, always, besides the chosen points.
-        if let last = records.last {
-            let end = OpRecord(seq: last.seq + 1, t: .infinity, op: Self.endOfLog, result: 0)
-            try check(point: end, durable: durable, durableChain: durableChain, pending: pending, context: &context,
-                      summary: &summary, verdict: verdict)
-        }
-        summary.seconds = Date().timeIntervalSince(started)
-        summary.cpuSeconds = Self.processCPUSeconds() - startedCPU
-        summary.statesPerSecond = Double(summary.statesChecked) / max(summary.seconds, 0.001)
-        return summary
+        return (chosen, barriers.count)
+    }
+
+    /// Checks up to `maxPoints` persistence points (spread by the seed), the first point after each restore's
+    /// success and the end of the log with every variant, and judges every state (`enumerate`, then
+    /// `CrashStateRows.summary`). `loop` runs the points' units at `loop.jobs` at a time; the summary is the same
+    /// at any `jobs`.
+    /// `reuse: false` examines every state afresh (the straightforward path the fast one is tested against);
+    /// `verdict` sees every state checked with its problems (empty when it held), in the log's order.
+    public func run(scratch: URL, maxPoints: Int, seed: UInt64, reuse: Bool = true, loop: Runner.RunLoop = Runner.RunLoop(),
+                    progress: (@Sendable (String) -> Void)? = nil, verdict: ((State, [String]) -> Void)? = nil) throws -> Summary {
+        try enumerate(scratch: scratch, maxPoints: maxPoints, seed: seed, reuse: reuse, loop: loop, progress: progress)
+            .summary(verdict: verdict)
     }
 
     /// The first point after each restore reported success, checked whatever the seed chose (so up to one point
@@ -277,81 +247,51 @@ public struct CrashStateEnumerator {
         return result
     }
 
-    /// Checks every variant at one point. A state is the durable files plus the kept operations applied in order,
-    /// so two states built from the same sequence of operations are the same bytes (`CrashStateKey`), and states
-    /// whose bytes differ may still recover to the same pages (`CrashStateFingerprint`): either way the costly
-    /// examination runs once and the point's own acknowledgements are judged for every state.
-    func check(point: OpRecord, durable: CrashStateFiles, durableChain: CrashStateKey, pending: [OpRecord], context: inout CheckContext,
-               summary: inout Summary, verdict: ((State, [String]) -> Void)?) throws {
-        summary.pointsChecked += 1
-        var count = PointCount(point: point.seq, op: point.op, pending: pending.count,
-                               pendingEntries: pending.filter { Self.entryOps.contains($0.op) }.count)
-        defer { summary.points.append(count) }
-        let pointTime = point.t + clockOffset
-        let durableVersion = durableChain.digest
-        let durableView = durable.view
-        for (variant, kept, tornCut) in variants(pending) {
-            var key = durableChain
-            for op in kept { key.append(op.seq) }
-            key.append(tornCut.map { UInt64($0) } ?? UInt64.max)
-            let examination: CrashStateExamination
-            let sequence = key.digest
-            if context.reuse, let known = context.bySequence[sequence] {
-                examination = known
-                summary.statesReused += 1
-                summary.statesSameOperations += 1
-                count.sameOperations += 1
-            } else {
+    /// Checks every variant at one point: builds each state the unit builds (`Unit.builds`: a state whose
+    /// operations an earlier state of the shard shares is the same bytes, `CrashStateKey`, and is not built),
+    /// fingerprints its recovered pages (`CrashStateFingerprint`) and examines it unless an earlier state of the
+    /// enumeration recovered to the same pages and was examined (`CrashStateContent`). Which examination each
+    /// state is judged by, and every count, is decided afterwards in the log's order (`CrashStateRows.summary`),
+    /// so they do not depend on which unit ran first.
+    func check(point: OpRecord, walk: Walk, keys: [Data], builds: [Bool], firstState: Int, reuse: Bool,
+               context: inout CheckContext, content: CrashStateContent, timing: inout CrashStateRows.Timing) throws -> CrashStateRows.Point {
+        var row = CrashStateRows.Point(point: point.seq, op: point.op, time: point.t.isFinite ? point.t + clockOffset : nil,
+                                       pending: walk.pending.count,
+                                       pendingEntries: walk.pending.filter { Self.entryOps.contains($0.op) }.count)
+        let durableVersion = walk.chain.digest
+        let durableView = builds.contains(true) ? walk.durable.view : [:]
+        for (index, (variant, kept, tornCut)) in variants(walk.pending).enumerated() {
+            var state = CrashStateRows.StateRow(state: State(point: point.seq, variant: variant, kept: kept.map(\.seq), tornCut: tornCut),
+                                                key: CrashStateKey.hex(keys[index]))
+            if builds[index] {
                 var clock = Date()
                 let database: URL
-                if context.reuse, CrashStateOverlay.applies(to: kept), kept.allSatisfy(durable.bindsByName) {
+                if reuse, CrashStateOverlay.applies(to: kept), kept.allSatisfy(walk.durable.bindsByName) {
                     database = try context.overlay(durableView, version: durableVersion, kept: kept, tornCut: tornCut, enumerator: self)
                 } else {
                     // The straightforward way (and the only one for kept entry operations): every file built in memory.
-                    var files = durable
-                    for (index, op) in kept.enumerated() {
-                        try apply(op, to: &files, tornCut: index == kept.count - 1 ? tornCut : nil, payloads: &context.payloads)
+                    var files = walk.durable
+                    for (position, op) in kept.enumerated() {
+                        try apply(op, to: &files, tornCut: position == kept.count - 1 ? tornCut : nil, payloads: &context.payloads)
                     }
                     database = try context.materialize(files.view, databaseName: trackedPrefix, supportFolder: supportFolder)
                 }
-                summary.secondsBuilding += Self.lap(&clock)
-                let fingerprint = context.reuse ? CrashStateFingerprint.of(database) : nil
-                summary.secondsFingerprinting += Self.lap(&clock)
-                if let fingerprint, let known = context.byContent[fingerprint] {
-                    examination = known
-                    summary.statesReused += 1
-                    summary.statesSameContent += 1
-                    count.sameContent += 1
+                timing.secondsBuilding += Self.lap(&clock)
+                state.fingerprint = reuse ? CrashStateFingerprint.of(database) : nil
+                timing.secondsFingerprinting += Self.lap(&clock)
+                let position = firstState + index
+                if let fingerprint = state.fingerprint, content.examinedBefore(position, fingerprint) {
+                    // Judged by that earlier state's examination (the first of its pages in the log's order).
                 } else {
-                    examination = context.examine(database, oracle: oracle)
-                    if let fingerprint { context.byContent[fingerprint] = examination }
-                    summary.statesExamined += 1
-                    count.examined += 1
-                    summary.secondsExamining += Self.lap(&clock)
-                }
-                if context.reuse { context.bySequence[sequence] = examination }
-            }
-            let state = State(point: point.seq, variant: variant, kept: kept.map(\.seq), tornCut: tornCut)
-            let problems = examination.problems(at: pointTime, acknowledgements: context.acknowledgements(oracle), restores: restores)
-            summary.statesChecked += 1
-            count.states += 1
-            summary.variants[String(variant.split(separator: " ").first ?? ""), default: 0] += 1
-            if let short = examination.shortMain {
-                summary.shortMain.states += 1
-                if short.openError == nil, short.tablesAfterOpen == 0 { summary.shortMain.openedEmpty += 1 }
-                if !short.walKeptByOpen { summary.shortMain.walDeleted += 1 }
-                if !problems.isEmpty { summary.shortMain.failed += 1 }
-                if summary.shortMain.first == nil {
-                    summary.shortMain.first = "\(point.op == Self.endOfLog ? "the end of the log" : "barrier seq \(point.seq)"), \(variant): \(short.description)"
+                    state.examination = context.examine(database, oracle: oracle)
+                    if let fingerprint = state.fingerprint { content.examined(position, fingerprint) }
+                    timing.examinations += 1
+                    timing.secondsExamining += Self.lap(&clock)
                 }
             }
-            verdict?(state, problems)
-            if !problems.isEmpty {
-                count.failed += 1
-                summary.statesFailed += 1
-                if summary.failures.count < 20 { summary.failures.append(Failure(state: state, problems: problems)) }
-            }
+            row.states.append(state)
         }
+        return row
     }
 
     static func write(_ payload: Data, at offset: Int, into data: inout Data) {

@@ -60,6 +60,15 @@ struct CrashStateExamination: Sendable, Codable, Equatable {
         return result
     }
 
+    /// The same examination with `path` (a worker's own state directory) named as `name` (the directory one
+    /// worker uses) in its messages, so a state's problems read the same whichever worker examined it.
+    func naming(_ path: String, as name: String) -> CrashStateExamination {
+        var result = self
+        result.problems = problems.map { $0.replacingOccurrences(of: path, with: name) }
+        result.shortMain?.openError = shortMain?.openError?.replacingOccurrences(of: path, with: name)
+        return result
+    }
+
     /// No file, an empty one or one with no tables: the app's next open starts a new, empty store, so every
     /// writer shows none of its transactions (any acknowledged before the point are lost) and initial objects
     /// are gone.
@@ -113,7 +122,7 @@ struct CrashStateExamination: Sendable, Codable, Equatable {
 
 /// Per writer, the acknowledgement times of its committed sequence, sorted: how many were acknowledged before a
 /// time is then a binary search, where filtering the history again for every state cost as much as the rest.
-struct CrashStateAcknowledgements: Sendable {
+struct CrashStateAcknowledgements: Sendable, Codable {
     private var times: [Int: [Double]] = [:]
 
     init(_ oracle: Oracle) {

@@ -57,15 +57,19 @@ public enum CrashStateReductionCheck {
 
     /// Enumerates the recording's states both ways and compares them.
     public static func run(_ recording: CrashStateRun.Recording, maxPoints: Int, seed: UInt64,
-                           progress: ((String) -> Void)? = nil) throws -> Result {
+                           progress: (@Sendable (String) -> Void)? = nil) throws -> Result {
         let enumerator = recording.enumerator
         var reducedStates: [(CrashStateEnumerator.State, [String])] = []
         var fullStates: [(CrashStateEnumerator.State, [String])] = []
+        func labelled(_ label: String) -> (@Sendable (String) -> Void)? {
+            guard let progress else { return nil }
+            return { @Sendable line in progress(label + line) }
+        }
         let reduced = try enumerator.run(scratch: recording.states, maxPoints: maxPoints, seed: seed, reuse: true,
-                                         progress: progress.map { report in { report("reduced: " + $0) } },
+                                         progress: labelled("reduced: "),
                                          verdict: { reducedStates.append(($0, $1)) })
         let full = try enumerator.run(scratch: recording.states, maxPoints: maxPoints, seed: seed, reuse: false,
-                                      progress: progress.map { report in { report("full: " + $0) } },
+                                      progress: labelled("full: "),
                                       verdict: { fullStates.append(($0, $1)) })
         let points = pointDescriptions(enumerator.records)
         let reducedFindings = findings(reducedStates, points: points)

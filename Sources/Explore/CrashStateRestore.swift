@@ -5,7 +5,7 @@ import Reporting
 /// A restore of the recorded run, for judging crash states from its start on: when it began and reported success
 /// (nil when it failed), on the history's clock, and which prefix of each writer's history the backup it was given
 /// holds (`CrashStateExamination.Reflected`, as a state's are computed).
-public struct CrashStateRestore: Sendable, Equatable {
+public struct CrashStateRestore: Sendable, Equatable, Codable {
     public var name: String
     public var start: Double
     public var end: Double?

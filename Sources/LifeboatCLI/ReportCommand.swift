@@ -8,7 +8,7 @@ import Runner
 struct ReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
-        abstract: "Work with report folders (merge the shards of a run, matrix, try, try --deep or walk).",
+        abstract: "Work with report folders (merge the shards of a run, matrix, try, try --deep, walk or crash-states).",
         subcommands: [ReportMergeCommand.self])
 }
 
@@ -19,7 +19,7 @@ struct ReportCommand: ParsableCommand {
 struct ReportMergeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "merge",
-        abstract: "Merge the folders of the shards (--shard K/N) of one run, matrix, try, try --deep or walk into one folder and its pages.",
+        abstract: "Merge the folders of the shards (--shard K/N) of one run, matrix, try, try --deep, walk or crash-states into one folder and its pages.",
         discussion: "The folders' kind is read from them. Exit 0 passed, 1 something was caught (a run that did not show what it expects, a finding), 2 the folders are not one whole exactly once (nothing is written), 3 incomplete (pairs skipped or not run).")
 
     @Argument(help: "The shard folders (all of one kind: suite folders with summary.json, matrix or try folders, walk folders).") var folders: [String]
@@ -28,11 +28,12 @@ struct ReportMergeCommand: ParsableCommand {
 
     /// What the shard folders hold, read from their files.
     enum Kind: String {
-        case suite = "run --seeds", matrix = "matrix or try", deep = "try --deep", walk = "walk"
+        case suite = "run --seeds", matrix = "matrix or try", deep = "try --deep", walk = "walk", crashStates = "crash-states"
 
         init?(folder: URL) {
             let has = { (name: String) in FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path) }
             if has("summary.json") { self = .suite } else if has(MatrixMerge.file) { self = .matrix } else if has(FaultWalk.stateFile) { self = .walk }
+            else if has(CrashStateRows.file) { self = .crashStates }
             else if let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path), names.contains(where: { $0.hasPrefix("deep-seed") }) { self = .deep }
             else { return nil }
         }
@@ -43,7 +44,7 @@ struct ReportMergeCommand: ParsableCommand {
         let urls = folders.map { URL(cliPath: $0) }, outURL = URL(cliPath: out)
         let kinds = try urls.map { url -> Kind in
             guard let kind = Kind(folder: url) else {
-                throw CLIFailure.badInput("report merge: \(url.path) is no folder of a run, matrix, try or walk (no summary.json, matrix.json, walk.json or deep-seed*/)")
+                throw CLIFailure.badInput("report merge: \(url.path) is no folder of a run, matrix, try, walk or crash-states (no summary.json, matrix.json, walk.json, \(CrashStateRows.file) or deep-seed*/)")
             }
             return kind
         }
@@ -57,8 +58,11 @@ struct ReportMergeCommand: ParsableCommand {
             case .matrix: try mergeMatrices(urls, into: outURL)
             case .deep: try mergeDeep(urls, into: outURL)
             case .walk: try mergeWalks(urls, into: outURL)
+            case .crashStates: try mergeCrashStates(urls, into: outURL)
             }
         } catch let error as ShardPlan.MergeError {
+            throw CLIFailure.badInput("report merge: \(error)")
+        } catch let error as CrashStateRows.RowsError {
             throw CLIFailure.badInput("report merge: \(error)")
         }
     }
@@ -110,6 +114,15 @@ struct ReportMergeCommand: ParsableCommand {
             print("  page: \(outURL.path)/\(seed)/deep.md")
         }
         if merged.contains(where: { !$0.summary.findings.isEmpty }) { throw ExitCode(1) }
+    }
+
+    func mergeCrashStates(_ urls: [URL], into outURL: URL) throws {
+        let (rows, summary, run) = try CrashStateRows.merge(urls, into: outURL)
+        print("merged \(folders.count) folder(s) of crash states \(rows.plan.id.prefix(16)): \(rows.units.count) unit(s), \(summary.pointsChecked) points, "
+              + "\(summary.statesChecked) states (\(summary.statesExamined) examined afresh), \(summary.statesFailed) failed")
+        print(run == nil ? "the recorded run's report folder is gone: its report does not count the states" : "run report: \(rows.run ?? "")")
+        print("report: \(outURL.path)/\(CrashStateRows.summaryFile)")
+        if summary.statesFailed > 0 { throw ExitCode(1) }
     }
 
     func mergeWalks(_ urls: [URL], into outURL: URL) throws {
