@@ -1,0 +1,49 @@
+import Scenario
+
+/// The one shrinking loop, behind `explore` and `try --deep`'s repros: Hypothesis-style greedy shrinking. Of the
+/// candidates of the current scenario, most reducing first, the first that still fails the same way is taken and
+/// the search starts over from it, until no candidate does, the run budget is spent or `stop` says so; the
+/// smallest so far is kept either way.
+extension Shrinker {
+    /// What a shrink ended with: the smallest scenario that still failed, the accepted steps in order (their
+    /// labels), every scenario accepted on the way (the first is the start), the runs it took, and whether it
+    /// stopped because the budget ran out (false: no candidate of the last one failed the same way, or `stop`).
+    public struct Shrunk: Sendable {
+        public var scenario: Scenario
+        public var steps: [String] = []
+        public var trail: [Scenario]
+        public var runs = 0
+        public var budgetSpent = false
+    }
+
+    /// Shrinks `start` with `candidates`: `stillFails` runs a candidate (as many times as the caller's policy
+    /// needs to be sure) and says whether it failed the same way and how many runs that took; at most `budget`
+    /// runs in all. `accepted` sees each step taken.
+    public static func greedy(_ start: Scenario, candidates: (Scenario) throws -> [(String, Scenario)], budget: Int,
+                              stop: () -> Bool = { false }, accepted: (String, Scenario) -> Void = { _, _ in },
+                              stillFails: (Scenario) throws -> (fails: Bool, runs: Int)) rethrows -> Shrunk {
+        var shrunk = Shrunk(scenario: start, trail: [start])
+        var improved = true
+        while improved, !stop() {
+            improved = false
+            for (label, candidate) in try candidates(shrunk.scenario) {
+                guard shrunk.runs < budget else {
+                    shrunk.budgetSpent = true
+                    return shrunk
+                }
+                if stop() { return shrunk }
+                let (fails, runs) = try stillFails(candidate)
+                shrunk.runs += runs
+                if fails {
+                    shrunk.scenario = candidate
+                    shrunk.trail.append(candidate)
+                    shrunk.steps.append(label)
+                    accepted(label, candidate)
+                    improved = true
+                    break
+                }
+            }
+        }
+        return shrunk
+    }
+}
