@@ -77,7 +77,7 @@ extension DeepSearch {
         }
         let label = "shrink \(finding.walk), N=\(finding.n)"
         let say: (String, Scenario) -> Void = { step, _ in progress("\(label): \(step) still violates \(invariant)") }
-        var shrunk = try Shrinker.greedy(start, candidates: Shrinker.reproCandidates, budget: budget,
+        var shrunk = try Shrinker.greedy(start, candidates: Shrinker.reproCandidates, budget: budget, retryingRejected: false,
                                          stop: { Interruption.requested }, accepted: say, stillFails: stillFails)
         // The earliest point, once the repro is small: one probe of it lists the walk's calls in order, and the
         // earlier ones of the same kind on the same class of file are tried, the earliest first.
@@ -225,7 +225,7 @@ extension DeepSearch {
                           size: String, to url: URL) throws {
         var repro = scenario
         let shrunk = "Shrunk from \(original) to \(size): " + steps.joined(separator: "; ") + "."
-        repro.description = (scenario.description.isEmpty ? "" : scenario.description + " ") + shrunk
+        repro.description = (scenario.description.isEmpty ? "" : scenario.description + ". ") + shrunk
         let point = rule.flatMap { scenario.faults.rules[$0].nth }.map { "N=\($0)" } ?? "N=\(finding.n)"
         try RunReports.writeRepro(repro, file: file, violated: finding.violated.first ?? "", name: name,
                                   note: "try --deep \(finding.walk), \(point) (shrunk)", comments: ["Shrunk from \(original):"] + steps.map { "  \($0)" },

@@ -18,15 +18,19 @@ extension Shrinker {
 
     /// Shrinks `start` with `candidates`: `stillFails` runs a candidate (as many times as the caller's policy
     /// needs to be sure) and says whether it failed the same way and how many runs that took; at most `budget`
-    /// runs in all. `accepted` sees each step taken.
+    /// runs in all. `accepted` sees each step taken. With `retryingRejected` false, a reduction rejected once (the
+    /// same label: the same part from the same value to the same value) is not run again in a later pass, which
+    /// spends a small budget on reductions not yet tried (`try --deep`'s repros).
     public static func greedy(_ start: Scenario, candidates: (Scenario) throws -> [(String, Scenario)], budget: Int,
+                              retryingRejected: Bool = true,
                               stop: () -> Bool = { false }, accepted: (String, Scenario) -> Void = { _, _ in },
                               stillFails: (Scenario) throws -> (fails: Bool, runs: Int)) rethrows -> Shrunk {
         var shrunk = Shrunk(scenario: start, trail: [start])
+        var rejected: Set<String> = []
         var improved = true
         while improved, !stop() {
             improved = false
-            for (label, candidate) in try candidates(shrunk.scenario) {
+            for (label, candidate) in try candidates(shrunk.scenario) where retryingRejected || !rejected.contains(label) {
                 guard shrunk.runs < budget else {
                     shrunk.budgetSpent = true
                     return shrunk
@@ -42,6 +46,7 @@ extension Shrinker {
                     improved = true
                     break
                 }
+                rejected.insert(label)
             }
         }
         return shrunk

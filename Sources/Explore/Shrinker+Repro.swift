@@ -22,17 +22,19 @@ extension Shrinker {
             add("steps \(s.schedule.count) -> \(s.schedule.count - 1) (dropped schedule[\(index)], \(s.schedule[index].action.rawValue) \(s.schedule[index].strategy))",
                 removingStepRenamingChildren(index, from: s))
         }
+        // The least value first, then half (Hypothesis's order): one run when the least still fails.
         let transactions = s.writers.transactions
         if s.writers.count > 0, transactions > 1 {
-            let fewer = transactions / 2
-            if fewer >= leastTransactions(s, scaledTo: fewer) {
+            for fewer in Set([1, transactions / 2]).sorted() where fewer < transactions && fewer >= leastTransactions(s, scaledTo: fewer) {
                 add("transactions \(transactions) -> \(fewer)", scalingTransactions(s, to: fewer))
             }
         }
-        if s.store.from == nil, !s.store.fresh, s.store.objects > 10 {
-            var copy = s
-            copy.store.objects = s.store.objects / 2
-            add("store objects \(s.store.objects) -> \(copy.store.objects)", copy)
+        if s.store.from == nil, !s.store.fresh, s.store.objects > leastObjects {
+            for fewer in Set([leastObjects, s.store.objects / 2]).sorted() where fewer < s.store.objects {
+                var copy = s
+                copy.store.objects = fewer
+                add("store objects \(s.store.objects) -> \(fewer)", copy)
+            }
         }
         if s.store.from == nil, s.store.blobFraction > 0 {
             var copy = s
@@ -69,6 +71,10 @@ extension Shrinker {
         if let rule, s.faults.rules.indices.contains(rule), let n = s.faults.rules[rule].nth { parts.append("point N=\(n)") }
         return parts.joined(separator: ", ")
     }
+
+    /// The fewest objects a shrunk repro's generated store is given: enough for the writers' updates, deletes and
+    /// links to find objects of each entity.
+    static let leastObjects = 10
 
     /// The steps the faults are about: the crash's `during_step`, a rule's `during_step`, and the step whose child a
     /// rule's `actor` names (`backup-1` is step 1's).

@@ -61,8 +61,9 @@ import Testing
         let replays = scratch.path("replays")
         let code = await LifeboatMain.run(["replay", repro, "--times", "3", "--reports", replays.path, "--scratch", scratch.path("scratch").path])
         #expect(code == 0)
+        // Each replay's run folder (`latest` is a link to the last of them).
         let runs = try FileManager.default.contentsOfDirectory(at: replays, includingPropertiesForKeys: nil)
-            .filter { FileManager.default.fileExists(atPath: $0.appendingPathComponent("report.json").path) }
+            .filter { $0.lastPathComponent != "latest" && FileManager.default.fileExists(atPath: $0.appendingPathComponent("report.json").path) }
         #expect(runs.count == 3)
         for run in runs {
             let result = try JSONReport.decode(Data(contentsOf: run.appendingPathComponent("report.json")))
