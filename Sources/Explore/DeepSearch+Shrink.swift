@@ -35,6 +35,9 @@ extension DeepSearch {
         public var reproduced: Int
         /// The search's own repro, kept beside the shrunk one.
         public var originalRepro: String?
+        /// The call the shrunk repro's fault lands on ("rename /backups/1-1/Library.sqlite.partial by backup-0
+        /// (python3)"): of the same kind, on the same class of file, as the finding's own; nil for a crash after success.
+        public var call: String?
     }
 
     /// Candidate runs per finding when the caller names none (`try --deep --shrink-runs`).
@@ -61,29 +64,62 @@ extension DeepSearch {
         let call = hit.map { (op: $0.op, fileClass: Self.fileClass(of: $0)) }
         let runsOnce = start.scheduler == "turns"
 
-        /// One run of a candidate: whether it failed as the finding did, and the call the walk's fault fired on.
+        /// One run of a candidate: whether it failed as the finding did, and the call the walk's fault fired on. A
+        /// candidate the runner refuses (a restore with no backup left before it) fails no way at all.
         func failsTheSameWay(_ candidate: Scenario, file: String, settings: ScenarioRunner.Settings) throws -> (Bool, FaultHit?) {
-            let run = try ScenarioRuns.run(candidate, file: file, settings: settings)
+            let run: ScenarioRuns.Outcome
+            do { run = try ScenarioRuns.run(candidate, file: file, settings: settings) } catch { return (false, nil) }
             let same = Self.same(run.result, scenario: candidate, invariant: invariant, rule: rule, call: call)
             return (same, rule.flatMap { run.result.faults.forRule($0)?.hit })
         }
-        func stillFails(_ candidate: Scenario) throws -> (fails: Bool, runs: Int) {
+        // The repro kept so far and the walk's calls in it, in order (from a counting run, once they are needed).
+        var current = start
+        var currentCalls: [Call]?
+        var spent = 0
+        func stillFails(_ label: String, _ candidate: Scenario) throws -> (fails: Bool, runs: Int, instead: (String, Scenario)?) {
             var runs = 0
+            defer { spent += runs }
             for _ in 0..<(runsOnce ? 1 : 2) {
                 runs += 1
-                if try !failsTheSameWay(candidate, file: file, settings: settings).0 { return (false, runs) }
+                let (same, hit) = try failsTheSameWay(candidate, file: file, settings: settings)
+                if same { continue }
+                // A smaller store or fewer transactions move the program's calls: when the fault no longer lands on
+                // a call of the same kind and class of file, it is aimed again at the same call in the candidate
+                // (`reaimed`, from the two counting runs) and the candidate runs once more, if the budget has room.
+                guard let rule, let call, runsOnce, hit.map({ $0.op != call.op || Self.fileClass(of: $0) != call.fileClass }) ?? true,
+                      let n = candidate.faults.rules[rule].nth, n == current.faults.rules[rule].nth, spent + runs + 3 <= budget
+                else { return (false, runs, nil) }
+                if currentCalls == nil {
+                    runs += 1
+                    currentCalls = (try? walkCalls(of: current, rule: rule, folder: folder)) ?? []
+                }
+                runs += 1
+                let calls = (try? walkCalls(of: candidate, rule: rule, folder: folder)) ?? []
+                guard let m = Self.reaimed(n, from: currentCalls ?? [], to: calls, call: call), m != n else { return (false, runs, nil) }
+                var aimed = candidate
+                aimed.faults.rules[rule].nth = m
+                runs += 1
+                guard try failsTheSameWay(aimed, file: file, settings: settings).0 else { return (false, runs, nil) }
+                return (true, runs, ("\(label) (point N \(n) -> \(m))", aimed))
             }
-            return (true, runs)
+            return (true, runs, nil)
         }
         let label = "shrink \(finding.walk), N=\(finding.n)"
-        let say: (String, Scenario) -> Void = { step, _ in progress("\(label): \(step) still violates \(invariant)") }
+        let say: (String, Scenario) -> Void = { step, kept in
+            progress("\(label): \(step) still violates \(invariant)")
+            current = kept
+            currentCalls = nil
+        }
         var shrunk = try Shrinker.greedy(start, candidates: Shrinker.reproCandidates, budget: budget, retryingRejected: false,
                                          stop: { Interruption.requested }, accepted: say, stillFails: stillFails)
-        // The earliest point, once the repro is small: one probe of it lists the walk's calls in order, and the
-        // earlier ones of the same kind on the same class of file are tried, the earliest first.
+        // The earliest point, once the repro is small: the walk's calls in it, in order, and the earlier ones of the
+        // same kind on the same class of file are tried, the earliest first.
         if let rule, let call, !shrunk.budgetSpent, !Interruption.requested, shrunk.runs < budget {
-            let earlier = try earlierPoints(of: shrunk.scenario, rule: rule, call: call, walk: walk, folder: folder)
-            shrunk.runs += 1
+            if currentCalls == nil {
+                shrunk.runs += 1
+                currentCalls = (try? walkCalls(of: shrunk.scenario, rule: rule, folder: folder)) ?? []
+            }
+            let earlier = Self.earlierPoints(in: currentCalls ?? [], ops: walk.ops, call: call)
             let list = Shrinker.pointCandidates(shrunk.scenario, rule: rule, earlier: earlier)
             let from = shrunk.scenario
             let point = try Shrinker.greedy(from, candidates: { $0 == from ? list : [] }, budget: budget - shrunk.runs,
@@ -131,9 +167,8 @@ extension DeepSearch {
                 record.reproduced = reproduced
                 record.steps = steps
                 record.shrunk = size
-                // The point and the call the shrunk repro's fault lands on (an earlier one of the same kind).
-                if let n = rule.flatMap({ candidate.faults.rules[$0].nth }) { finding.n = n }
-                if let hit = calls.first { finding.operation = hit.summary }
+                // The call the shrunk repro's fault lands on (the finding keeps the search's N and call).
+                record.call = calls.first?.summary
                 progress("shrink \(finding.walk): \(steps.count) step(s), \(record.original) -> \(size); \(reproduced) of \(ran) replays the same")
                 return
             }
@@ -158,6 +193,7 @@ extension DeepSearch {
         }
         return "shrunk from \(shrink.original) to \(shrink.shrunk) (" + shrink.steps.joined(separator: "; ") + ") in \(cost); replayed the same \(shrink.reproduced) of \(shrinkReplays)"
             + (shrink.replayed > shrinkReplays ? " (after \(shrink.replayed - shrinkReplays) replays of smaller ones that did not)" : "")
+            + (shrink.steps.contains { $0.hasPrefix("point") } ? shrink.call.map { "; its fault now at \($0)" } ?? "" : "")
             + (shrink.stopped.map { "; stopped: \($0)" } ?? "") + (shrink.originalRepro.map { "; the search's own repro: \($0)" } ?? "")
     }
 
@@ -194,29 +230,46 @@ extension DeepSearch {
         FileClass.of(hit.path, op: FaultOp(rawValue: hit.op) ?? .any)
     }
 
-    /// The Ns before the repro's own at which the walk's rule would land on a call of `call`'s kind and class of
-    /// file: one run of the repro with the rule firing a `delay 0` at every one of the walk's calls (the probe's
-    /// way of counting), its op log read for their order; of each run of such calls to one file, the first and
-    /// the last (`representatives`, as the walk groups its writes).
-    func earlierPoints(of scenario: Scenario, rule: Int, call: (op: String, fileClass: FileClass), walk: Walk, folder: URL) throws -> [Int] {
+    /// The walk's calls in `scenario`, in order: one run of it with its `rule` firing a `delay 0` at every one
+    /// of them (the probe's way of counting), its op log read.
+    func walkCalls(of scenario: Scenario, rule: Int, folder: URL) throws -> [Call] {
         var counting = scenario
         counting.faults.rules[rule].nth = nil
         counting.faults.rules[rule].action = .delay(0)
         counting.faults.rules[rule].whileHeld = nil
         var settings = settings
-        settings.reportsRoot = folder.appendingPathComponent("point-probe")
+        settings.reportsRoot = folder.appendingPathComponent("counting")
         settings.progress = nil
         settings.keepScratch = true
         let run = try ScenarioRuns.run(counting, file: file, settings: settings)
         guard let scratch = run.scratch else { return [] }
         defer { try? FileManager.default.removeItem(at: scratch) }
-        guard let calls = Self.probedCalls(opLog: scratch.appendingPathComponent("faultfs.oplog")), !calls.isEmpty else { return [] }
-        let chosen = Set(Self.representatives(of: calls, ops: walk.ops, count: calls.count) ?? Array(1...calls.count))
-        return calls.enumerated().compactMap { index, each in
-            let n = index + 1
-            let same = each.op == call.op && FileClass.of(each.path, op: FaultOp(rawValue: each.op) ?? .any) == call.fileClass
-            return same && chosen.contains(n) ? n : nil
-        }
+        return Self.probedCalls(opLog: scratch.appendingPathComponent("faultfs.oplog")) ?? []
+    }
+
+    static func matches(_ each: Call, _ call: (op: String, fileClass: FileClass)) -> Bool {
+        each.op == call.op && FileClass.of(each.path, op: FaultOp(rawValue: each.op) ?? .any) == call.fileClass
+    }
+
+    /// The Ns (counting the calls of the walk's `ops` in `calls`, from 1) of `call`'s kind and class of file, of
+    /// each run of such calls to one file the first and the last (`representatives`, as the walk groups its writes).
+    static func earlierPoints(in calls: [Call], ops: [String], call: (op: String, fileClass: FileClass)) -> [Int] {
+        let walked = calls.filter { ops.contains($0.op) }
+        guard !walked.isEmpty else { return [] }
+        let chosen = Set(representatives(of: calls, ops: ops, count: walked.count) ?? Array(1...walked.count))
+        return walked.indices.filter { matches(walked[$0], call) && chosen.contains($0 + 1) }.map { $0 + 1 }
+    }
+
+    /// Point `n` of `old` (the walk's calls in order, those only: `walkCalls`) aimed at the same call in `new`: the call of the same kind
+    /// and class of file with the same rank among those calls, counted from the nearer end (the last write of a
+    /// copy stays the last when the store is smaller); nil when `n` is not such a call or `new` has too few.
+    static func reaimed(_ n: Int, from old: [Call], to new: [Call], call: (op: String, fileClass: FileClass)) -> Int? {
+        let before = old.indices.filter { matches(old[$0], call) }
+        let after = new.indices.filter { matches(new[$0], call) }
+        guard let rank = before.firstIndex(of: n - 1) else { return nil }
+        let fromEnd = before.count - 1 - rank
+        let index = rank <= fromEnd ? rank : after.count - 1 - fromEnd
+        return after.indices.contains(index) ? after[index] + 1 : nil
     }
 
     /// The shrunk repro at `url` (`RunReports.writeRepro`), headed by what was shrunk, and saying it in its

@@ -146,7 +146,7 @@ public final class Explorer {
     func shrink(_ scenario: Scenario, invariant: String, outcome: inout Outcome, trail: inout [Scenario]) throws -> Scenario {
         let shrunk = try Shrinker.greedy(scenario, candidates: Shrinker.candidates, budget: budget.shrinkRuns - outcome.shrinkRuns,
                                          stop: { Interruption.requested },
-                                         accepted: { label, _ in progress?("shrink: \(label) still violates \(invariant)") }) { candidate in
+                                         accepted: { label, _ in progress?("shrink: \(label) still violates \(invariant)") }) { _, candidate in
             var stillFails = true
             var runs = 0
             for _ in 0..<(candidate.scheduler == "turns" ? 1 : 2) where stillFails {
@@ -154,7 +154,7 @@ public final class Explorer {
                 runs += 1
                 stillFails = Self.violated(result).contains(where: { $0.invariant == invariant })
             }
-            return (stillFails, runs)
+            return (stillFails, runs, nil)
         }
         outcome.shrinkRuns += shrunk.runs
         outcome.shrinkSteps += shrunk.steps

@@ -16,15 +16,16 @@ extension Shrinker {
         public var budgetSpent = false
     }
 
-    /// Shrinks `start` with `candidates`: `stillFails` runs a candidate (as many times as the caller's policy
-    /// needs to be sure) and says whether it failed the same way and how many runs that took; at most `budget`
-    /// runs in all. `accepted` sees each step taken. With `retryingRejected` false, a reduction rejected once (the
+    /// Shrinks `start` with `candidates`: `stillFails` runs a candidate, given with its label (as many times as the caller's policy
+    /// needs to be sure) and says whether it failed the same way and how many runs that took, and, when what
+    /// failed was the candidate with one more change (`try --deep`'s point aimed again at the same call), that
+    /// scenario and its label, kept instead; at most `budget` runs in all. `accepted` sees each step taken. With `retryingRejected` false, a reduction rejected once (the
     /// same label: the same part from the same value to the same value) is not run again in a later pass, which
     /// spends a small budget on reductions not yet tried (`try --deep`'s repros).
     public static func greedy(_ start: Scenario, candidates: (Scenario) throws -> [(String, Scenario)], budget: Int,
                               retryingRejected: Bool = true,
                               stop: () -> Bool = { false }, accepted: (String, Scenario) -> Void = { _, _ in },
-                              stillFails: (Scenario) throws -> (fails: Bool, runs: Int)) rethrows -> Shrunk {
+                              stillFails: (String, Scenario) throws -> (fails: Bool, runs: Int, instead: (String, Scenario)?)) rethrows -> Shrunk {
         var shrunk = Shrunk(scenario: start, trail: [start])
         var rejected: Set<String> = []
         var improved = true
@@ -36,9 +37,10 @@ extension Shrinker {
                     return shrunk
                 }
                 if stop() { return shrunk }
-                let (fails, runs) = try stillFails(candidate)
+                let (fails, runs, instead) = try stillFails(label, candidate)
                 shrunk.runs += runs
                 if fails {
+                    let (label, candidate) = instead ?? (label, candidate)
                     shrunk.scenario = candidate
                     shrunk.trail.append(candidate)
                     shrunk.steps.append(label)

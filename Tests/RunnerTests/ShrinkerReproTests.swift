@@ -1,3 +1,4 @@
+import FaultFS
 import FaultVocabulary
 import Scenario
 import Testing
@@ -73,5 +74,27 @@ struct ShrinkerReproTests {
         #expect(points.map(\.0) == ["point N 5 -> 1", "point N 5 -> 3"])
         #expect(points.first?.1.faults.rules[0].nth == 1)
         #expect(Shrinker.size(s, rule: 0) == "30 transactions, 200 store objects, 2 steps, point N=5")
+    }
+}
+
+/// Aiming a shrunk repro's point at the same call (`DeepSearch.reaimed`) and listing the earlier ones
+/// (`DeepSearch.earlierPoints`), on call lists as the op log gives them.
+struct DeepShrinkPointTests {
+    static func calls(_ list: [(String, String)]) -> [DeepSearch.Call] { list.map { DeepSearch.Call(op: $0.0, path: $0.1) } }
+    static let write = (op: "write", fileClass: FileClass.db)
+
+    @Test func theLastWriteOfACopyStaysTheLastWhenTheStoreIsSmaller() {
+        let old = Self.calls([("write", "/b/x.sqlite-journal")] + Array(repeating: ("write", "/b/x.sqlite"), count: 6) + [("write", "/b/m.txt")])
+        let new = Self.calls([("write", "/b/x.sqlite-journal")] + Array(repeating: ("write", "/b/x.sqlite"), count: 2) + [("write", "/b/m.txt")])
+        #expect(DeepSearch.reaimed(7, from: old, to: new, call: Self.write) == 3, "the last write of the database, N 7 -> 3")
+        #expect(DeepSearch.reaimed(2, from: old, to: new, call: Self.write) == 2, "the first stays the first")
+        #expect(DeepSearch.reaimed(1, from: old, to: new, call: Self.write) == nil, "N=1 is the journal's, not a database write")
+    }
+
+    @Test func theEarlierPointsAreTheFirstAndLastOfEachRunOfTheSameClass() {
+        let list = Self.calls([("write", "/b/x.sqlite"), ("write", "/b/x.sqlite"), ("write", "/b/x.sqlite"), ("fsync", "/b/x.sqlite"),
+                               ("write", "/b/y.sqlite-wal"), ("write", "/b/x.sqlite")])
+        // N counts the walk's ops (write) only: 1-3 the first run, 4 the -wal, 5 the database again.
+        #expect(DeepSearch.earlierPoints(in: list, ops: ["write"], call: Self.write) == [1, 3, 5])
     }
 }
