@@ -433,9 +433,12 @@ public struct DeepSearch {
         // Every finding's repro shrunk, whatever cut the search (each shrink has its own budget of runs).
         for (index, target, walk, hit) in found where !Interruption.requested {
             try shrink(&summary.findings[index], target: target, walk: walk, hit: hit, budget: shrinkRuns, progress: progress)
-            summary.runs += (summary.findings[index].shrink?.runs ?? 0) + (summary.findings[index].shrink?.replayed ?? 0)
+            let runs = (summary.findings[index].shrink?.runs ?? 0) + (summary.findings[index].shrink?.replayed ?? 0)
+            summary.runs += runs
+            // The walk's entry too (its runs with its shrink's), so a merge of shards adds up to the same.
             for searched in (summary.searched ?? []).indices where summary.searched?[searched].walk == walk.folder {
                 summary.searched?[searched].finding = summary.findings[index]
+                summary.searched?[searched].runs += runs
             }
         }
         return try finish(summary, started: started)
