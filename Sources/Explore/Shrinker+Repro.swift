@@ -62,12 +62,13 @@ extension Shrinker {
 
     /// What a repro is made of, as its shrink steps count it: "30 transactions, 200 store objects, 2 steps, N=41".
     public static func size(_ s: Scenario, rule: Int?) -> String {
-        var parts = ["\(s.writers.count * s.writers.transactions) transactions"]
-        if s.store.from == nil, !s.store.fresh { parts.append("\(s.store.objects) store objects") }
+        func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
+        var parts = [count(s.writers.count * s.writers.transactions, "transaction")]
+        if s.store.from == nil, !s.store.fresh { parts.append(count(s.store.objects, "store object")) }
         if s.store.blobFraction > 0 || s.writers.blobFraction > 0 {
             parts.append("attachments (store \(s.store.blobFraction), writers \(s.writers.blobFraction))")
         }
-        parts.append("\(s.schedule.count) step\(s.schedule.count == 1 ? "" : "s")")
+        parts.append(count(s.schedule.count, "step"))
         if let rule, s.faults.rules.indices.contains(rule), let n = s.faults.rules[rule].nth { parts.append("point N=\(n)") }
         return parts.joined(separator: ", ")
     }
