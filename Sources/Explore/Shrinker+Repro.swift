@@ -111,13 +111,17 @@ extension Shrinker {
     }
 
     /// The scenario with `transactions` per writer, each step's `after_commits` scaled by the same ratio (a step
-    /// after 20 of 30 commits comes after 10 of 15), so every step still comes.
+    /// after 20 of 30 commits comes after 10 of 15), so every step still comes; a step that came after some
+    /// commits still comes after one at least. At 0 it would run while the writer process is still starting (its
+    /// open of the store is no turn of the `turns` scheduler), and what the program copies would depend on how far
+    /// that open had got: the same repro then copied 14 blocks in one run and 18 in the next, and its Nth write was
+    /// another call (`TryDeepShrinkTests`). After the first commit the writer waits for its turns, as in the search.
     static func scalingTransactions(_ s: Scenario, to transactions: Int) -> Scenario {
         var copy = s
         copy.writers.transactions = transactions
         for index in copy.schedule.indices {
-            if let after = copy.schedule[index].afterCommits {
-                copy.schedule[index].afterCommits = after * transactions / max(1, s.writers.transactions)
+            if let after = copy.schedule[index].afterCommits, after > 0 {
+                copy.schedule[index].afterCommits = max(1, after * transactions / max(1, s.writers.transactions))
             }
         }
         if let after = copy.faults.crash?.afterCommits {

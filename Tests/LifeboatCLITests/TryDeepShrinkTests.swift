@@ -71,4 +71,45 @@ import Testing
             #expect(replayed.op == hit.op && DeepSearch.fileClass(of: replayed) == DeepSearch.fileClass(of: hit), "\(replayed.summary) vs \(hit.summary)")
         }
     }
+
+    /// `Fixtures/Deep/backup-logs-then-copies-ignoring-errors.sh` writes a log line per block of the database, then
+    /// the blocks, and carries on past an EIO: the grouped write walk finds it at a write of the copy, an N past
+    /// every log write. Another store (fewer transactions, fewer objects) has another number of blocks, so the
+    /// copy's writes come at other Ns: the fault is aimed again at the same call, or moved to the earliest write
+    /// of the copy, and the shrunk repro still replays 3 of 3 with its fault at a write of the database.
+    @Test func anotherStoreMovesThePointWithTheCall() async throws {
+        let scratch = try Scratch("deep-shrink-point")
+        let script = Self.fixtures.appendingPathComponent("backup-logs-then-copies-ignoring-errors.sh").path
+        let recipe = try TryProgram.recipe(for: .init(backup: "sh \(script)", restore: nil, store: nil), at: scratch.path("scenarios"),
+                                           workingDirectory: scratch.url, only: ["idle"]).recipe
+        let situation = try #require(recipe.situations.first)
+        var settings = ScenarioRunner.Settings(reportsRoot: scratch.path("reports"), scratchRoot: scratch.path("scratch"))
+        settings.makeVolume = StoreVolumes.make
+        let search = DeepSearch(situation: situation.scenario, file: situation.file.path, directory: scratch.path("deep"), settings: settings)
+        let target = try #require(search.targets.first { $0.program == "backup" })
+        let (_, calls, sequence) = try search.probe(target)
+        let walk = try #require(DeepSearch.plan("backup", calls: calls, sequence: sequence).first { $0.action == .errno("EIO") && $0.ops.contains("write") })
+        let folder = scratch.path("deep").appendingPathComponent(walk.folder)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let state = try FaultWalk(base: target.base, config: DeepSearch.config(of: walk, file: situation.file.path, actor: target.actor),
+                                  directory: folder, settings: settings).run()
+        let row = try #require(state.firstFailing, "\(state.rows.map { "\($0.n) \($0.hit?.summary ?? "") \($0.outcome)" })")
+        let hit = try #require(row.hit)
+        #expect(row.n > 1 && DeepSearch.fileClass(of: hit) == .db, "past the log's writes, at the copy: \(hit.summary)")
+        var finding = DeepSearch.Finding(walk: walk.label, operation: hit.summary, row: row)
+        try search.shrink(&finding, target: target, walk: walk, hit: hit, budget: 12, progress: { _ in })
+
+        let shrink = try #require(finding.shrink)
+        let line = DeepSearch.shrinkLine(shrink) ?? ""
+        #expect(shrink.reproduced == 3, "\(line)")
+        #expect(shrink.steps.contains { $0.contains("store objects") } && shrink.steps.contains { $0.contains("point N ") },
+                "fewer objects, and the point moved with the calls: \(line)")
+        let after = try ScenarioParser.parse(file: URL(fileURLWithPath: try #require(finding.repro)))
+        let n = try #require(after.faults.rules.last?.nth)
+        #expect(n != row.n && shrink.call?.hasPrefix("write /backups/") == true && shrink.call?.contains("/Library.sqlite @") == true,
+                "the same kind of call on the same class of file: \(line)")
+        let code = await LifeboatMain.run(["replay", try #require(finding.repro), "--times", "3", "--reports", scratch.path("replays").path,
+                                           "--scratch", scratch.path("scratch").path])
+        #expect(code == 0)
+    }
 }

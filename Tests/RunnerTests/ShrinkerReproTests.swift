@@ -44,6 +44,8 @@ struct ShrinkerReproTests {
         #expect(Shrinker.reproCandidates(dropped).allSatisfy { !$0.0.hasPrefix("steps") }, "the step the rule names stays")
         let fewer = candidates[2].1
         #expect(fewer.writers.transactions == 15 && fewer.schedule.map(\.afterCommits) == [5, 10])
+        // Never down to 0: a step after commits waits for the writer's first, which has then opened the store.
+        #expect(candidates[1].1.writers.transactions == 1 && candidates[1].1.schedule.map(\.afterCommits) == [1, 1])
     }
 
     @Test func aStepAnotherWaitsOnIsNotDropped() {
