@@ -9,13 +9,14 @@ import Scenario
 /// The smallest repro (issue 39, point 4): once the search is done, each finding's repro is shrunk with the one
 /// shrinker (`Shrinker.greedy` over `Shrinker.reproCandidates`): fewer steps, fewer writer transactions, fewer store
 /// objects and attachments, then the earliest point (the smallest N at which the walk's fault lands on a call of the
-/// same kind on the same class of file, from one probe of the shrunk repro). A candidate is kept only when its run
-/// fails the same way: the same invariant violated and, for a walk, the walk's rule fired on a call of the same
-/// operation and file class (the op log's, `FileClass`). Under the `turns` scheduler the run decides (the same seed,
-/// the same interleaving); a crash after success runs under `free`, so there a candidate must fail twice in a row,
-/// as in `explore`. The written repro is then replayed from its file as `lifeboat replay` runs it, three times; if
-/// any replay does not show the same finding, the shrink steps back to the reduction before it, and at worst the
-/// search's own repro stays. Each finding's `shrink` says what was shrunk, from what, and how it replayed.
+/// same kind on the same class of file, from a count of the shrunk repro's calls). A candidate is kept only when its
+/// run fails the same way: the same invariant violated and, for a walk, the walk's rule fired on a call of the same
+/// operation and file class (the op log's, `FileClass`); a candidate whose calls moved is aimed again at the same
+/// call first. Under the `turns` scheduler one run decides (the same seed, the same interleaving); a crash after
+/// success runs under `free` and is not shrunk (see `shrink`). The written repro is then replayed from its file as
+/// `lifeboat replay` runs it, three times; if any replay does not show the same finding, the shrink steps back to
+/// the reduction before it, and at worst the search's own repro stays. Each finding's `shrink` says what was shrunk,
+/// from what, and how it replayed.
 extension DeepSearch {
     /// What shrinking did to one finding's repro.
     public struct Shrink: Sendable, Codable, Equatable {
@@ -63,6 +64,16 @@ extension DeepSearch {
         let rule = hit == nil ? nil : start.faults.rules.count - 1
         let call = hit.map { (op: $0.op, fileClass: Self.fileClass(of: $0)) }
         let runsOnce = start.scheduler == "turns"
+        // Only a repro under `turns` is shrunk: its interleaving comes from the seed. A crash the moment the program
+        // reports success runs under `free`, and a smaller one need not keep its timing: shrunk, the tutorial's `cp`
+        // script's (wal-content-carried, backup-durable) passed its two runs and three replays and then replayed 1 of 3
+        // under `lifeboat replay`, wal-content-carried holding in the runs whose crash took the backup's file.
+        guard runsOnce else {
+            finding.shrink = Shrink(original: Shrinker.size(start, rule: nil), shrunk: Shrinker.size(start, rule: nil), steps: [], runs: 0,
+                                    seconds: 0, stopped: "not shrunk: it runs under the free scheduler, whose timing a smaller repro need not keep",
+                                    replayed: 0, reproduced: 0, originalRepro: nil)
+            return
+        }
 
         /// One run of a candidate: whether it failed as the finding did, and the call the walk's fault fired on. A
         /// candidate the runner refuses (a restore with no backup left before it) fails no way at all.
@@ -189,6 +200,7 @@ extension DeepSearch {
         guard let shrink else { return nil }
         let cost = "\(shrink.runs) run\(shrink.runs == 1 ? "" : "s"), \(Int(shrink.seconds.rounded())) s"
         guard !shrink.steps.isEmpty else {
+            if shrink.runs == 0, let why = shrink.stopped { return "\(why) (\(shrink.original))" }
             return "not shrunk (\(shrink.original)): " + (shrink.stopped ?? "no smaller candidate failed the same way") + " (\(cost))"
         }
         return "shrunk from \(shrink.original) to \(shrink.shrunk) (" + shrink.steps.joined(separator: "; ") + ") in \(cost); replayed the same \(shrink.reproduced) of \(shrinkReplays)"

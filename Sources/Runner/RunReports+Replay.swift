@@ -28,8 +28,8 @@ extension RunReports {
 
     /// The repro file of a finding a many-runs command made (a walk's N, `try --deep`'s crash after success): the
     /// scenario made replayable, expecting `violated`, named `name`, headed by `note` and how to replay it; written
-    /// atomically at `url`; `comments` are more lines of its head (what a shrink reduced). The one builder of these files (the matrix's, which may name its scripts relative to a
-    /// published folder, is `ToolMatrix.renderRepro`).
+    /// atomically at `url`; `comments` are more lines of its head (what a shrink reduced). The one builder of these
+    /// files (the matrix's, which may name its scripts relative to a published folder, is `ToolMatrix.renderRepro`).
     public static func writeRepro(_ scenario: Scenario, file: String, violated: String, name: String, note: String,
                                   comments: [String] = [], to url: URL) throws {
         var repro = replayable(scenario, file: file)
