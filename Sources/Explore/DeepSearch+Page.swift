@@ -33,6 +33,7 @@ extension DeepSearch {
             for line in finding.evidence { lines.append("  - \(line)") }
             if let cause = finding.cause { lines.append("  - cause: \(cause)") }
             if let repro = finding.repro { lines.append("  - replay: `lifeboat replay \(repro)`") }
+            if let shrunk = shrinkLine(finding.shrink) { lines.append("  - \(shrunk)") }
         }
         if let tables = summary.ioCoverage, !tables.isEmpty {
             // What each call was answered with, over the whole search: met (success), faulted at N points, not

@@ -96,6 +96,7 @@ extension DeepSearch {
             walks.append((walk, part))
             var searched = found
             if let repro = found.finding?.repro { searched.finding?.repro = repoint(repro, from: part, to: out) }
+            if let original = found.finding?.shrink?.originalRepro { searched.finding?.shrink?.originalRepro = repoint(original, from: part, to: out) }
             merged.searched?.append(searched)
             merged.runs += searched.runs
             merged.covered += searched.covered

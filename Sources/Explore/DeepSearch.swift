@@ -1,3 +1,4 @@
+import Checks
 import FaultVocabulary
 import Foundation
 import Reporting
@@ -83,6 +84,9 @@ public struct DeepSearch {
         /// The known root cause the op log shows behind it (`DeepSearch+RootCauses.swift`): "sqlite-delete-journal",
         /// "never-syncs", "rename-no-folder-fsync"; nil when none explains it.
         public var rootCause: String?
+        /// What shrinking did to its repro (`DeepSearch+Shrink.swift`); nil when it was not shrunk (`--shrink-runs 0`,
+        /// or a summary written before shrinking).
+        public var shrink: Shrink?
     }
 
     public struct Summary: Sendable, Codable {
@@ -156,13 +160,17 @@ public struct DeepSearch {
     let targets: [Target]
     /// The least time a point's run is given before it counts as hung (`pointLimit`).
     let minimumPointSeconds: Double
+    /// Candidate runs each finding's repro is shrunk with once the search is done (0: not shrunk).
+    let shrinkRuns: Int
 
     /// - Parameters: `situation` the try recipe's idle situation (the program's command lines in its steps);
     ///   `directory` where the probe, the walks, their repros and `deep.json`/`deep.md` go.
-    ///   `minimumPointSeconds` the least time each point's run is given before the point counts as hung.
+    ///   `minimumPointSeconds` the least time each point's run is given before the point counts as hung;
+    ///   `shrinkRuns` the candidate runs each finding's repro is shrunk with (`DeepSearch+Shrink.swift`).
     public init(situation: Scenario, file: String, directory: URL, settings: ScenarioRunner.Settings,
-                minimumPointSeconds: Double = DeepSearch.minimumPointSeconds) {
+                minimumPointSeconds: Double = DeepSearch.minimumPointSeconds, shrinkRuns: Int = DeepSearch.defaultShrinkRuns) {
         self.minimumPointSeconds = minimumPointSeconds
+        self.shrinkRuns = shrinkRuns
         var common = situation
         common.name = situation.name.replacingOccurrences(of: "-idle", with: "") + "-deep"
         common.expect = .pass
@@ -347,6 +355,8 @@ public struct DeepSearch {
         summary.grouped = summary.walks.reduce(0) { sum, walk in sum + (walk.calls.map { $0 - walk.count } ?? 0) }
         summary.plan = plan(summary, shard: shard)
         summary.searched = []
+        // The findings to shrink once the search is done: each with its target, its walk and the call it fired on.
+        var found: [(index: Int, target: Target, walk: Walk, hit: FaultHit?)] = []
         // A shard searches every N-th walk of the plan (`RunLoop.slice`); the probes above ran in every shard.
         let mine = RunLoop(shard: shard).slice(summary.walks)
         planned(mine.reduce(0) { $0 + $1.count })
@@ -372,6 +382,7 @@ public struct DeepSearch {
                     Self.explain(&found, report: row.report, calls: summary.calls[target.program], command: target.command)
                     finding = found
                 }
+                if finding != nil { found.append((summary.findings.count, target, walk, nil)) }
                 summary.findings += finding.map { [$0] } ?? []
                 summary.searched?.append(Searched(walk: walk.folder, runs: 1, covered: 1, finding: finding, hung: hung.isEmpty ? nil : hung))
                 continue
@@ -405,6 +416,7 @@ public struct DeepSearch {
                              command: target.command)
                 finding = found
             }
+            if finding != nil { found.append((summary.findings.count, target, walk, state.firstFailing?.hit)) }
             summary.findings += finding.map { [$0] } ?? []
             if let notRun = state.rows.first(where: { $0.outcome == FaultWalk.notRun }) {
                 summary.incomplete = "a run could not start the program: \(notRun.errors.first ?? "")"
@@ -418,6 +430,17 @@ public struct DeepSearch {
                                               hung: hung.isEmpty ? nil : hung, faulted: walkFaulted.isEmpty ? nil : walkFaulted))
         }
         summary.ioCoverage = Self.ioCoverage(of: summary, faulted: faulted)
+        // Every finding's repro shrunk, whatever cut the search (each shrink has its own budget of runs).
+        for (index, target, walk, hit) in found where !Interruption.requested {
+            try shrink(&summary.findings[index], target: target, walk: walk, hit: hit, budget: shrinkRuns, progress: progress)
+            let runs = (summary.findings[index].shrink?.runs ?? 0) + (summary.findings[index].shrink?.replayed ?? 0)
+            summary.runs += runs
+            // The walk's entry too (its runs with its shrink's), so a merge of shards adds up to the same.
+            for searched in (summary.searched ?? []).indices where summary.searched?[searched].walk == walk.folder {
+                summary.searched?[searched].finding = summary.findings[index]
+                summary.searched?[searched].runs += runs
+            }
+        }
         return try finish(summary, started: started)
     }
 
@@ -437,15 +460,7 @@ public struct DeepSearch {
     /// during_step` with a delay no program reaches, so the crash comes when the step ends), in `mode`; a repro
     /// in `folder` when an invariant is violated.
     func crashAfterSuccess(_ target: Target, mode: CrashMode, folder: URL) throws -> FaultWalk.Row {
-        var scenario = target.base
-        // Under `turns` a crash during a step comes after a seeded number of writer turns, not when the step ends;
-        // the free scheduler waits out the delay, so the crash comes the moment the program reports success.
-        scenario.scheduler = "free"
-        var crash = Scenario.Crash()
-        crash.duringStep = target.step
-        crash.delay = 600
-        crash.mode = mode
-        scenario.faults.crash = crash
+        let scenario = Self.crashAfterSuccessScenario(target, mode: mode)
         var settings = settings
         settings.reportsRoot = folder.appendingPathComponent("runs")
         settings.progress = nil
@@ -461,6 +476,20 @@ public struct DeepSearch {
                                  seconds: Date().timeIntervalSince(started),
                                  repro: (name: "\(target.base.name)-crash-after-success-\(mode)", file: folder.appendingPathComponent("repro.yaml"),
                                          note: "try --deep: crash (\(mode)) the moment \(target.actor) reported success"))
+    }
+
+    /// The target's base with the power failing the moment the program reports success, in `mode`.
+    static func crashAfterSuccessScenario(_ target: Target, mode: CrashMode) -> Scenario {
+        var scenario = target.base
+        // Under `turns` a crash during a step comes after a seeded number of writer turns, not when the step ends;
+        // the free scheduler waits out the delay, so the crash comes the moment the program reports success.
+        scenario.scheduler = "free"
+        var crash = Scenario.Crash()
+        crash.duringStep = target.step
+        crash.delay = 600
+        crash.mode = mode
+        scenario.faults.crash = crash
+        return scenario
     }
 
     private func finish(_ summary: Summary, started: Date) throws -> Summary {

@@ -144,29 +144,22 @@ public final class Explorer {
     /// ends as a repro that rarely replays; so there a candidate must fail twice in a row to be kept. Under
     /// turns the interleaving comes from the seed and one run decides.
     func shrink(_ scenario: Scenario, invariant: String, outcome: inout Outcome, trail: inout [Scenario]) throws -> Scenario {
-        var current = scenario
-        var improved = true
-        while improved, outcome.shrinkRuns < budget.shrinkRuns, !Interruption.requested {
-            improved = false
-            for (label, candidate) in Shrinker.candidates(current) {
-                guard outcome.shrinkRuns < budget.shrinkRuns else { break }
-                var stillFails = true
-                for _ in 0..<(candidate.scheduler == "turns" ? 1 : 2) where stillFails {
-                    let (result, _) = try run(candidate)
-                    outcome.shrinkRuns += 1
-                    stillFails = Self.violated(result).contains(where: { $0.invariant == invariant })
-                }
-                if stillFails {
-                    current = candidate
-                    trail.append(candidate)
-                    outcome.shrinkSteps.append(label)
-                    progress?("shrink: \(label) still violates \(invariant)")
-                    improved = true
-                    break
-                }
+        let shrunk = try Shrinker.greedy(scenario, candidates: Shrinker.candidates, budget: budget.shrinkRuns - outcome.shrinkRuns,
+                                         stop: { Interruption.requested },
+                                         accepted: { label, _ in progress?("shrink: \(label) still violates \(invariant)") }) { _, candidate in
+            var stillFails = true
+            var runs = 0
+            for _ in 0..<(candidate.scheduler == "turns" ? 1 : 2) where stillFails {
+                let (result, _) = try run(candidate)
+                runs += 1
+                stillFails = Self.violated(result).contains(where: { $0.invariant == invariant })
             }
+            return (stillFails, runs, nil)
         }
-        return current
+        outcome.shrinkRuns += shrunk.runs
+        outcome.shrinkSteps += shrunk.steps
+        trail += shrunk.trail.dropFirst()
+        return shrunk.scenario
     }
 
     /// Runs the shrunk scenario again from its repro.yaml and counts how often the verdict repeats.

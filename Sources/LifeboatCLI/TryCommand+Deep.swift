@@ -33,7 +33,8 @@ extension TryCommand {
             scenario.seed = seed
             let folder = directory.url.appendingPathComponent("deep-seed\(seed)")
             let search = DeepSearch(situation: scenario, file: situation.file.path, directory: folder,
-                                    settings: ScenarioCommandSupport.settings(reports: reports, scratch: scratch))
+                                    settings: ScenarioCommandSupport.settings(reports: reports, scratch: scratch),
+                                    shrinkRuns: shrinkRuns ?? DeepSearch.defaultShrinkRuns)
             let before = done
             let summary = try search.run(deadline: deadline, jobs: try jobCount(), shard: try shardValue(), planned: { total in
                 progress.set(done: before, total: before + total * (seeds.count - summaries.count))
@@ -72,6 +73,7 @@ extension TryCommand {
                 if let cause = finding.cause { show("cause: \(FindingText.firstClause(cause))", "    ") }
                 if let fix = invariant?.fix { show("fix: \(fix)", "    ") }
                 if let repro = finding.repro { show("repro: lifeboat replay \(repro)", "    ") }
+                if let shrunk = DeepSearch.shrinkLine(finding.shrink) { show(shrunk, "    ") }
             }
             // Findings of one known root cause: the cause and its fix once, then each point with its call and repro.
             for cause in summary.rootCauses ?? [] {
@@ -82,6 +84,7 @@ extension TryCommand {
                     show("\(finding.violated.joined(separator: ", ")) at \(finding.walk), N=\(finding.n): \(finding.operation)", "    ")
                     if let why = finding.cause { show("cause: \(FindingText.firstClause(why))", "      ") }
                     if let repro = finding.repro { show("repro: lifeboat replay \(repro)", "      ") }
+                    if let shrunk = DeepSearch.shrinkLine(finding.shrink) { show(shrunk, "      ") }
                 }
             }
             for point in summary.hung ?? [] {

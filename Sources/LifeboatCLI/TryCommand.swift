@@ -43,6 +43,8 @@ struct TryCommand: ParsableCommand {
     var deep = false
     @Option(help: ArgumentHelp("With --deep: stop starting runs after this long (10m, 90s) and say how much was covered.", valueName: "duration"))
     var budget: String?
+    @Option(help: ArgumentHelp("With --deep: each walk's finding's repro (not a crash after success, a free-scheduler run) is shrunk once the search is done (fewer steps, writer transactions, store objects and attachments, the earliest call of the same kind) with at most this many runs per finding, on top of --budget (default 16; 0: not shrunk); a shrunk repro is kept only when it replays the same finding 3 of 3 times, and it says what was shrunk.", valueName: "n"))
+    var shrinkRuns: Int?
     @Option(help: ArgumentHelp("Runs at a time: a number, or `cores`. The page and the verdicts are the runs' own, in the same order at any value; runs whose verdict depends on the machine's pace may see a busier machine.", valueName: "n"))
     var jobs: String = "1"
     @Option(help: ArgumentHelp("Run only the K-th of N slices of the runs (the situations' runs; with --deep, the walks of the search); `lifeboat report merge` the N folders into the whole.", valueName: "K/N"))
@@ -59,6 +61,10 @@ struct TryCommand: ParsableCommand {
             guard DurationText.seconds(budget) != nil else { throw ValidationError("--budget must be a duration (10m, 90s, 1h30m), not '\(budget)'") }
         }
         if deep, situations != nil { throw ValidationError("--deep searches its own situation; leave out --situations") }
+        if let shrinkRuns {
+            guard deep else { throw ValidationError("--shrink-runs goes with --deep") }
+            guard (0...1000).contains(shrinkRuns) else { throw ValidationError("--shrink-runs must be between 0 and 1000, not \(shrinkRuns)") }
+        }
         if deep, save != nil { throw ValidationError("--deep writes a repro per finding; --save goes with the situations") }
         _ = try shardValue()
     }

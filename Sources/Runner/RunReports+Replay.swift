@@ -28,13 +28,15 @@ extension RunReports {
 
     /// The repro file of a finding a many-runs command made (a walk's N, `try --deep`'s crash after success): the
     /// scenario made replayable, expecting `violated`, named `name`, headed by `note` and how to replay it; written
-    /// atomically at `url`. The one builder of these files (the matrix's, which may name its scripts relative to a
-    /// published folder, is `ToolMatrix.renderRepro`).
-    public static func writeRepro(_ scenario: Scenario, file: String, violated: String, name: String, note: String, to url: URL) throws {
+    /// atomically at `url`; `comments` are more lines of its head (what a shrink reduced). The one builder of these
+    /// files (the matrix's, which may name its scripts relative to a published folder, is `ToolMatrix.renderRepro`).
+    public static func writeRepro(_ scenario: Scenario, file: String, violated: String, name: String, note: String,
+                                  comments: [String] = [], to url: URL) throws {
         var repro = replayable(scenario, file: file)
         repro.expect = .violation(violated)
         repro.name = name
-        let text = "# \(note) -> \(violated) violated\n# Replay: lifeboat replay \(url.path)\n" + ScenarioYAML.render(repro)
+        let text = "# \(note) -> \(violated) violated\n" + comments.map { "# \($0)\n" }.joined()
+            + "# Replay: lifeboat replay \(url.path)\n" + ScenarioYAML.render(repro)
         try Data(text.utf8).write(to: url, options: .atomic)
     }
 }
