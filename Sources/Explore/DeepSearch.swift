@@ -11,8 +11,9 @@ import Scenario
 /// - the backup: a first backup after 10 commits, the second (the one searched) after 20, on the volume
 ///   (`backups_on_volume`); the first backup is the previous good one, which `backup-durable` holds to whatever
 ///   happens to the second;
-/// - the restore: a backup after 10 commits, the restore (searched) once the writer's 30 are done, so the store it
-///   replaces differs from the backup.
+/// - the restore: a backup after 10 commits, the restore (searched) after 20, over the app killed with its -wal in
+///   place, then the app relaunched on the restored store (`restoreBase`); its points after the swap are counted
+///   apart (`DeepSearch+AfterSwap.swift`).
 /// A probe run counts the program's own calls of each kind (a `delay 0` rule per kind, scoped to the program's
 /// child with `actor`, fires on every such call), which sizes each walk; then every walk arms one more rule at the
 /// program's Nth call: a crash right after it in each crash mode (the states the crash model allows there:
