@@ -14,19 +14,24 @@ extension DeepSearch {
     public struct Call: Sendable, Codable, Equatable {
         public var op: String
         public var path: String
-        public init(op: String, path: String) {
+        /// A rename's target (what it put in place); nil for other calls.
+        public var path2: String?
+        public init(op: String, path: String, path2: String? = nil) {
             self.op = op
             self.path = path
+            self.path2 = path2
         }
     }
 
     /// The calls the probe's rules fired on, in the op log's order. The probe's rules are scoped to the program
     /// (`actor`), so these are the program's own calls of the probed kinds; the op log orders them as FaultFS
     /// served them, which is the order the rules counted them in for a program that makes one call at a time (a
-    /// shell script, cp, Python: one thread writing).
+    /// shell script, cp, Python: one thread writing). An fdatasync (SQLite's sync) is the `fsync` rule's call, and
+    /// is named so here: N counts it among the fsyncs.
     static func probedCalls(opLog url: URL) -> [Call]? {
         guard let records = try? OpLog.read(url) else { return nil }
-        return records.filter { $0.fault != nil && probedOps.contains($0.op) }.map { Call(op: $0.op, path: $0.path ?? "") }
+        return records.filter { $0.fault != nil && probedOps.contains(ioOp(ofHit: $0.op)) }
+            .map { Call(op: ioOp(ofHit: $0.op), path: $0.path ?? "", path2: $0.op == "rename" ? $0.path2 : nil) }
     }
 
     /// The Ns a walk over `ops` tries when its calls are grouped: the first and the last of each run of

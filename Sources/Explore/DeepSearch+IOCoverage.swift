@@ -27,7 +27,7 @@ extension DeepSearch {
     static let failedFsync = FaultAction.Kind.fsyncFailClean.rawValue
     /// The kinds of call the table has a row for (when the program made any): the probe's, but its opens, which
     /// it counts on the store's files only, for the interleavings.
-    static let ioOps = ["write", "copy_file_range", "fsync", "fsyncdir", "rename", "unlink", "flush"]
+    static let ioOps = ["write", "copy_file_range", "fsync", "fsyncdir", "rename", "unlink", "rmdir", "flush"]
 
     /// Why no local Linux file system gives `answer` to `op`; nil when one can.
     static func unreachable(_ op: String, _ answer: String) -> String? {
@@ -39,7 +39,7 @@ extension DeepSearch {
             if data.contains(op) || op == "fsync" { return nil }
             return "allocates no data block (delayed allocation reports a full disk at the write or the fsync)"
         case "EROFS":
-            if data.contains(op) || op == "rename" || op == "unlink" { return nil }
+            if data.contains(op) || ["rename", "unlink", "rmdir"].contains(op) { return nil }
             return "changes nothing on disk by itself: a file system gone read-only answers it with EIO"
         case "EINTR": return "a call on a local file is not interrupted by a signal (EINTR comes from network file systems)"
         case failedFsync: return op == "fsync" ? nil : "only an fsync of a file gives its unsynced data up"

@@ -29,11 +29,21 @@ extension DeepSearch {
         lines += ["", summary.findings.isEmpty ? "No finding." : "## Findings", ""]
         for finding in summary.findings {
             lines.append("- **\(finding.violated.joined(separator: ", "))** at \(finding.walk), N=\(finding.n): \(finding.operation)"
+                         + (finding.afterSwap == true ? " (after the swap)" : "")
                          + (finding.rootCause.map { " (root cause: \($0))" } ?? ""))
             for line in finding.evidence { lines.append("  - \(line)") }
             if let cause = finding.cause { lines.append("  - cause: \(cause)") }
             if let repro = finding.repro { lines.append("  - replay: `lifeboat replay \(repro)`") }
             if let shrunk = shrinkLine(finding.shrink) { lines.append("  - \(shrunk)") }
+        }
+        if let swaps = summary.afterSwap, !swaps.isEmpty {
+            // A restore's calls past the one that put the backup in place: its removal of the old files, its
+            // cleanup, its last syncs; at each the app is relaunched on the restored store and commits.
+            lines += ["", "## After the swap", ""]
+            lines += swaps.sorted { $0.key < $1.key }.map { "- " + PageText.markdownCell(afterSwapLine($0.key, $0.value)) }
+            lines.append("")
+            lines.append("At each point the app is relaunched on the restored store (SQLite replays any -wal it finds beside it) and commits; "
+                         + "`no-duplicates`, `restore-equals-backup` and `live-store-unaffected` judge what it found and did.")
         }
         if let tables = summary.ioCoverage, !tables.isEmpty {
             // What each call was answered with, over the whole search: met (success), faulted at N points, not

@@ -18,6 +18,8 @@ extension DeepSearch {
         public var finding: Finding?
         public var hung: [Finding]?
         public var faulted: [String: Int]?
+        /// The walk's points after a restore's swap that it ran, and how they ended (`DeepSearch+AfterSwap.swift`).
+        public var afterSwap: Tally?
     }
 
     /// The plan of a search: the walks by folder, over what the probes counted and the bases they ran.
@@ -108,6 +110,7 @@ extension DeepSearch {
         }
         merged.rootCauses = rootCauses(of: merged.findings)
         merged.ioCoverage = ioCoverage(of: merged, faulted: faulted)
+        merged.afterSwap = afterSwap(of: merged)
         // The probes ran in every shard, alike: the first shard's stand for them.
         for name in try FileManager.default.contentsOfDirectory(atPath: parts[0].path).sorted() where name.hasPrefix("probe-") {
             try copies.add(name, from: parts[0])

@@ -12,8 +12,9 @@ import Scenario
 /// - the backup: a first backup after 10 commits, the second (the one searched) after 20, on the volume
 ///   (`backups_on_volume`); the first backup is the previous good one, which `backup-durable` holds to whatever
 ///   happens to the second;
-/// - the restore: a backup after 10 commits, the restore (searched) once the writer's 30 are done, so the store it
-///   replaces differs from the backup.
+/// - the restore: a backup after 10 commits, the restore (searched) after 20, over the app killed with its -wal in
+///   place, then the app relaunched on the restored store (`restoreBase`); its points after the swap are counted
+///   apart (`DeepSearch+AfterSwap.swift`).
 /// A probe run counts the program's own calls of each kind (a `delay 0` rule per kind, scoped to the program's
 /// child with `actor`, fires on every such call), which sizes each walk; then every walk arms one more rule at the
 /// program's Nth call: a crash right after it in each crash mode (the states the crash model allows there:
@@ -60,6 +61,9 @@ public struct DeepSearch {
         public var calls: Int?
         /// An interleaving's `while_held`: what the app does while the call is held.
         public var whileHeld: [HoldWork]?
+        /// A restore's Ns that come after its swap (`DeepSearch+AfterSwap.swift`); nil for a backup, or when the
+        /// probe's op log could not say.
+        public var afterSwap: [Int]?
         /// "backup: crash keep-none after fsync,fsyncdir,rename,unlink".
         public var label: String {
             if let work = whileHeld { return "\(program): its \(ops.joined(separator: ",")) of the store held while the app does \(work.map(\.description).joined(separator: ", "))" }
@@ -87,6 +91,9 @@ public struct DeepSearch {
         /// What shrinking did to its repro (`DeepSearch+Shrink.swift`); nil when it was not shrunk (`--shrink-runs 0`,
         /// or a summary written before shrinking).
         public var shrink: Shrink?
+        /// Whether the call comes after the restore's swap (`DeepSearch+AfterSwap.swift`); nil: not a restore's, or
+        /// before it.
+        public var afterSwap: Bool?
     }
 
     public struct Summary: Sendable, Codable {
@@ -119,22 +126,27 @@ public struct DeepSearch {
         /// Per program, each kind of call it made and each answer a file system can give it: met, faulted, not
         /// tried or unreachable (`DeepSearch+IOCoverage.swift`).
         public var ioCoverage: [String: [IOCell]]? = [:]
+        /// Per restore program, its swap, the points after it and what they found (`DeepSearch+AfterSwap.swift`).
+        public var afterSwap: [String: AfterSwap]? = [:]
     }
 
     /// The kinds of call the probe counts, and the walks made of them: crash right after each persistence point
-    /// (fsync, directory fsync, rename, unlink) in each crash mode; EIO at each write (or `copy_file_range`, what
-    /// cp uses), fsync and rename, and at each close (`flush`: one per close(2) of each descriptor of a file, its
+    /// (fsync, directory fsync, rename, unlink, rmdir) in each crash mode; EIO at each write (or `copy_file_range`, what
+    /// cp uses), fsync and rename, at each unlink and rmdir (a restore's removal of the old store's -wal and -shm
+    /// and its cleanup come after its swap, where an ignored failure leaves a stale -wal the app's next open
+    /// replays: walked with the persistence points, not last), and at each close (`flush`: one per close(2) of each descriptor of a file, its
     /// bytes left as they were, docs/faultfs.md; a program that ignores the error or stops on it holds, one that
     /// then deletes or changes what it was given does not); an fsync that fails
     /// and drops the file's unsynced data (Linux's behaviour after a failed writeback: `fsync-fail-clean`, docs/faultfs.md), so a program that ignores the error
     /// and reports success leaves a backup that differs; ENOSPC and a short write at each write. The cheap, short walks come
     /// first, so a budget cuts the long write walks, not the persistence points.
-    public static let probedOps = ["write", "copy_file_range", "fsync", "fsyncdir", "rename", "unlink", "open", "flush"]
+    public static let probedOps = ["write", "copy_file_range", "fsync", "fsyncdir", "rename", "unlink", "rmdir", "open", "flush"]
     static let walkShapes: [(ops: [String], action: FaultAction)] = [
-        (["fsync", "fsyncdir", "rename", "unlink"], .crash(.keepNone)),
-        (["fsync", "fsyncdir", "rename", "unlink"], .crash(.reorder)),
+        (["fsync", "fsyncdir", "rename", "unlink", "rmdir"], .crash(.keepNone)),
+        (["fsync", "fsyncdir", "rename", "unlink", "rmdir"], .crash(.reorder)),
         (["fsync", "fsyncdir", "rename"], .crash(.torn(fill: .zeros))),
         (["fsync", "fsyncdir", "rename"], .errno("EIO")),
+        (["unlink", "rmdir"], .errno("EIO")),
         (["fsync"], .fsyncFailClean),
         (["flush"], .errno("EIO")),
         (["write", "copy_file_range"], .errno("EIO")),
@@ -142,14 +154,13 @@ public struct DeepSearch {
         (["write"], .shortWrite(1)),
     ]
     /// Walks that give the other answers a local file system can give those calls (the input/output coverage
-    /// table, `DeepSearch+IOCoverage.swift`): EIO at each unlink, ENOSPC and EDQUOT at each fsync (delayed
-    /// allocation reports a full disk there), EDQUOT and EROFS at each write, EROFS at each rename and unlink. They come after every
+    /// table, `DeepSearch+IOCoverage.swift`): ENOSPC and EDQUOT at each fsync (delayed
+    /// allocation reports a full disk there), EDQUOT and EROFS at each write, EROFS at each rename, unlink and rmdir. They come after every
     /// walk above whatever their length, so a budget cuts them first.
     static let fillingShapes: [(ops: [String], action: FaultAction)] = [
-        (["unlink"], .errno("EIO")),
         (["fsync"], .errno("ENOSPC")),
         (["fsync"], .errno("EDQUOT")),
-        (["rename", "unlink"], .errno("EROFS")),
+        (["rename", "unlink", "rmdir"], .errno("EROFS")),
         (["write", "copy_file_range"], .errno("EDQUOT")),
         (["write", "copy_file_range"], .errno("EROFS")),
     ]
@@ -213,12 +224,9 @@ public struct DeepSearch {
                 targets.append(Target(program: "backup+\(name)", actor: "backup-0", step: 0, base: interleaved,
                                       storeGlob: glob, work: work))
             }
-            if let restore {
-                var base = common
-                base.name += "-restore"
-                base.description = "`lifeboat try --deep` of the restore \(restore.command ?? "")"
-                base.schedule = [backup, restore]
-                targets.append(Target(program: "restore", actor: "restore-1", step: 1, base: base, storeGlob: glob))
+            if var restore {
+                targets.append(Target(program: "restore", actor: "restore-1", step: 1, base: Self.restoreBase(common, backup: backup, restore: &restore),
+                                      storeGlob: glob))
             }
         }
         self.file = file
@@ -226,6 +234,32 @@ public struct DeepSearch {
         self.settings = settings
         self.targets = targets
     }
+
+    /// The restore's base: the app killed while it still runs, then the restore, then the app again.
+    /// - The writer commits 20 of its transactions with no checkpoint and is killed (SIGKILL, `across_restore:
+    ///   stop`) when the restore comes, between two of its turns: its -wal and -shm stay beside the database, the
+    ///   -wal holding 10 commits the backup (taken after 10) does not have, as a crashed or force-quit app leaves
+    ///   them (the restore-over-killed-app situation). A restore must remove them, or restore through SQLite, and
+    ///   its calls after the swap (that removal, its cleanup, its last folder fsync) are then real calls to walk.
+    /// - After the restore the app is relaunched on the restored store (`after_restore: continue`): a round of
+    ///   writers opens it, so SQLite replays whatever -wal it finds there, and commits under `turns`, the same in
+    ///   every run. `no-duplicates`, `restore-equals-backup` and `live-store-unaffected` (every invariant of the
+    ///   situation) then judge what the app found and did, at every point of the walk.
+    static func restoreBase(_ common: Scenario, backup: Scenario.Step, restore: inout Scenario.Step) -> Scenario {
+        var base = common
+        base.name += "-restore"
+        base.description = "`lifeboat try --deep` of the restore \(restore.command ?? ""): over an app killed with its -wal in place, which is relaunched on the restored store"
+        restore.afterWriters = false
+        restore.afterCommits = restoreAfterCommits
+        // One turn more than the restore waits for, so the writer still runs (waiting for its turn) when it comes.
+        base.writers.transactions = restoreAfterCommits + 1
+        base.writers.acrossRestore = "stop"
+        base.writers.afterRestore = "continue"
+        base.schedule = [backup, restore]
+        return base
+    }
+    /// The commits the restore's base makes before its restore (the backup is taken after 10).
+    static let restoreAfterCommits = 20
 
     /// The least time a point's run is given, and how many times its probe's time it is given when that is more.
     public static let minimumPointSeconds = 60.0
@@ -337,8 +371,11 @@ public struct DeepSearch {
             targets[index].base.timeLimit = Self.pointLimit(probeSeconds: Date().timeIntervalSince(probeStarted), minimum: minimumPointSeconds,
                                                             situationLimit: target.base.timeLimit)
             summary.pointSeconds?[target.program] = targets[index].base.timeLimit
-            summary.walks += Self.plan(target.program, calls: calls, sequence: sequence, interleaving: target.interleaving ? target.storeGlob : nil,
-                                       work: target.work)
+            var walks = Self.plan(target.program, calls: calls, sequence: sequence, interleaving: target.interleaving ? target.storeGlob : nil,
+                                  work: target.work)
+            // A restore's points after its swap: the calls past the one that put the backup in place.
+            if target.program == "restore" { summary.afterSwap?[target.program] = Self.markAfterSwap(&walks, calls: sequence, storeGlob: target.storeGlob) }
+            summary.walks += walks
             progress("probe: \(target.program) made " + Self.probedOps.map { "\(calls[$0] ?? 0) \($0)" }.joined(separator: ", "))
         }
         // The short walks first, whichever program they search (the persistence points, the interleavings, the
@@ -380,11 +417,14 @@ public struct DeepSearch {
                 var finding = row.outcome != "violated" ? nil : Finding(walk: walk.label, operation: "\(target.actor) reported success", row: row)
                 if var found = finding {
                     Self.explain(&found, report: row.report, calls: summary.calls[target.program], command: target.command)
+                    if walk.afterSwap != nil { found.afterSwap = true }
                     finding = found
                 }
                 if finding != nil { found.append((summary.findings.count, target, walk, nil)) }
                 summary.findings += finding.map { [$0] } ?? []
-                summary.searched?.append(Searched(walk: walk.folder, runs: 1, covered: 1, finding: finding, hung: hung.isEmpty ? nil : hung))
+                var searched = Searched(walk: walk.folder, runs: 1, covered: 1, finding: finding, hung: hung.isEmpty ? nil : hung)
+                searched.afterSwap = Self.tally([row], after: walk.afterSwap)
+                summary.searched?.append(searched)
                 continue
             }
             let config = Self.config(of: walk, file: file, actor: target.actor)
@@ -414,6 +454,7 @@ public struct DeepSearch {
                 // An interleaving target counts the same program's calls again: its sync calls are the program's.
                 Self.explain(&found, report: row.report, calls: summary.calls[target.program.components(separatedBy: "+")[0]],
                              command: target.command)
+                if walk.afterSwap?.contains(row.n) == true { found.afterSwap = true }
                 finding = found
             }
             if finding != nil { found.append((summary.findings.count, target, walk, state.firstFailing?.hit)) }
@@ -426,8 +467,10 @@ public struct DeepSearch {
                 summary.incomplete = Interruption.requested ? "interrupted" : "the budget ran out"
                 break
             }
-            summary.searched?.append(Searched(walk: walk.folder, runs: state.rows.count, covered: covered, finding: finding,
-                                              hung: hung.isEmpty ? nil : hung, faulted: walkFaulted.isEmpty ? nil : walkFaulted))
+            var searched = Searched(walk: walk.folder, runs: state.rows.count, covered: covered, finding: finding,
+                                    hung: hung.isEmpty ? nil : hung, faulted: walkFaulted.isEmpty ? nil : walkFaulted)
+            searched.afterSwap = Self.tally(state.rows, after: walk.afterSwap)
+            summary.searched?.append(searched)
         }
         summary.ioCoverage = Self.ioCoverage(of: summary, faulted: faulted)
         // Every finding's repro shrunk, whatever cut the search (each shrink has its own budget of runs).
@@ -496,6 +539,7 @@ public struct DeepSearch {
         var summary = summary
         summary.seconds = Date().timeIntervalSince(started)
         summary.rootCauses = Self.rootCauses(of: summary.findings)
+        summary.afterSwap = Self.afterSwap(of: summary)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         try encoder.encode(summary).write(to: directory.appendingPathComponent("deep.json"), options: .atomic)

@@ -58,6 +58,7 @@ extension TryCommand {
             }.joined(separator: "; ")
             print("seed \(seed): \(DeepSearch.coverage(summary)), \(summary.runs) runs in \(Progress.clock(summary.seconds)) (\(calls))")
             if let tables = summary.ioCoverage, !tables.isEmpty { print("  input/output: \(DeepSearch.ioShare(tables))") }
+            for (program, swap) in (summary.afterSwap ?? [:]).sorted(by: { $0.key < $1.key }) { print("  " + DeepSearch.afterSwapLine(program, swap)) }
             let width = TerminalStyle.columns
             func show(_ text: String, _ indent: String) {
                 for line in FindingText.wrap(text, width: width, indent: indent, hanging: indent + "    ") { print(line) }
@@ -67,7 +68,8 @@ extension TryCommand {
                 // The same words as every other finding (`Finding`): what is lost and when, the evidence, the cause
                 // and the fix, wrapped at the terminal's width.
                 let invariant = finding.violated.first.flatMap(InvariantRegistry.invariant(named:))
-                show("CAUGHT \(finding.violated.joined(separator: ", ")) at \(finding.walk), N=\(finding.n): \(finding.operation)", "  ")
+                show("CAUGHT \(finding.violated.joined(separator: ", ")) at \(finding.walk), N=\(finding.n): \(finding.operation)"
+                     + (finding.afterSwap == true ? " (after the swap)" : ""), "  ")
                 if let consequence = invariant?.consequence { show(consequence, "    ") }
                 if let evidence = finding.evidence.first { show("e.g. " + FindingText.relativePaths(FindingText.firstSentence(evidence)), "    ") }
                 if let cause = finding.cause { show("cause: \(FindingText.firstClause(cause))", "    ") }

@@ -22,10 +22,12 @@ struct TryCommand: ParsableCommand {
             finding, 2 bad input or a program that could not start (not installed, not executable, a missing \
             script), checked before anything runs, 3 a situation not exercised on your --store (no attachments), or \
             a --deep search the --budget cut short. --deep searches the program's own calls instead of the \
-            situations: a crash right after each of its fsyncs, renames and unlinks in each crash mode, EIO, ENOSPC, \
+            situations: a crash right after each of its fsyncs, renames, unlinks and rmdirs in each crash mode, EIO, ENOSPC, \
             a short write and a failing fsync at each of its calls, a crash the moment it reports success, and its \
             opens of the store's files held while the app commits and checkpoints (each checkpoint mode, the same \
-            interleaving in every run); a \
+            interleaving in every run); a restore runs over an app killed with its -wal in place, and the app is \
+            relaunched on the restored store and commits, so its calls after the swap (the old files' removal, its \
+            cleanup, its last syncs) are judged by what the app then finds; a \
             finding per kind of fault, at its first failing call, with a repro (docs/tutorial.md).
             """)
 

@@ -222,14 +222,8 @@ public enum ScenarioParser {
             if let v = try writers.bool("sync_external_data") { s.writers.syncExternalData = v }
             if let v = try writers.choice("across_restore", ["keep", "stop"]) { s.writers.acrossRestore = v }
             if let v = try writers.choice("across_relocate", ["keep", "stop"]) { s.writers.acrossRelocate = v }
-            if let v = try writers.choice("after_restore", ["continue", "stop"]) {
-                // The turns scheduler hands each writer its turns through a FIFO made before the run: it has no
-                // way to give turns to writers started later.
-                if v == "continue", s.scheduler == "turns" {
-                    throw writers.error(writers.node("after_restore"), "writers.after_restore: continue needs the free scheduler (scheduler: turns starts its writers once, before the run)")
-                }
-                s.writers.afterRestore = v
-            }
+            // Under `turns` a round a restore begins gets turn FIFOs of its own (TurnsScheduler adopts its writers).
+            if let v = try writers.choice("after_restore", ["continue", "stop"]) { s.writers.afterRestore = v }
             if var mix = try writers.mapping("mix") {
                 if let v = try mix.int("insert", range: 0...1000) { s.writers.mix.insert = v }
                 if let v = try mix.int("update", range: 0...1000) { s.writers.mix.update = v }

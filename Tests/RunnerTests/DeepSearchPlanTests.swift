@@ -36,7 +36,7 @@ import Testing
     @Test func theInputOutputTableSaysWhatEachCallWasAnswered() {
         let calls = ["write": 29, "fsync": 3, "fsyncdir": 1, "unlink": 1, "flush": 4]
         let walks = DeepSearch.plan("backup", calls: calls)
-        #expect(walks.first { $0.action == .errno("EDQUOT") && $0.ops.contains("write") }?.count == 29 && walks.first { $0.action == .errno("EROFS") && $0.ops == ["rename", "unlink"] }?.count == 1)
+        #expect(walks.first { $0.action == .errno("EDQUOT") && $0.ops.contains("write") }?.count == 29 && walks.first { $0.action == .errno("EROFS") && $0.ops == ["rename", "unlink", "rmdir"] }?.count == 1)
         let planned = Set(walks.flatMap { walk in DeepSearch.ioAnswer(of: walk.action).map { answer in walk.ops.map { $0 + " " + answer } } ?? [] })
         let cells = DeepSearch.ioCoverage(calls: calls, faulted: ["write EIO": 4, "fsync EIO": 3], planned: planned)
         func cell(_ op: String, _ answer: String) -> DeepSearch.IOCell? { cells.first { $0.op == op && $0.answer == answer } }
@@ -88,5 +88,41 @@ import Testing
         #expect(fsync?.only == nil && fsync?.count == 1, "persistence points are each walked")
         #expect(DeepSearch.plan("backup", calls: ["write": writes]).first { $0.action == .errno("EIO") }?.only == nil,
                 "no op log: every write")
+    }
+
+    /// A restore's points after its swap, from the probe's calls in order: the swap is its last rename onto the
+    /// database (or its last write into it), and each walk's Ns past it are marked (a grouped walk's chosen ones
+    /// only); the crash after success is after it; the removals and the cleanup are walked with EIO, EROFS and the
+    /// crashes, rmdir included.
+    @Test func aRestoresPointsAfterItsSwapAreItsCallsPastTheRenameOntoTheDatabase() throws {
+        func call(_ op: String, _ path: String, _ path2: String? = nil) -> DeepSearch.Call { DeepSearch.Call(op: op, path: path, path2: path2) }
+        let calls = (0..<4).map { _ in call("write", "/Library.sqlite.restoring") }
+            + [call("fsync", "/Library.sqlite.restoring"), call("rename", "/Library.sqlite.restoring", "/Library.sqlite"), call("fsyncdir", "/"),
+               call("unlink", "/Library.sqlite-wal"), call("unlink", "/Library.sqlite-shm"), call("unlink", "/tmp-restore/x"),
+               call("rmdir", "/tmp-restore"), call("fsyncdir", "/")]
+        #expect(DeepSearch.swapIndex(in: calls, database: "/Library.sqlite") == 5)
+        #expect(DeepSearch.swapIndex(in: [call("write", "/Library.sqlite"), call("unlink", "/Library.sqlite-wal")], database: "/Library.sqlite") == 0,
+                "a copy over the database: its last write")
+        #expect(DeepSearch.swapIndex(in: [call("write", "/elsewhere")], database: "/Library.sqlite") == nil)
+        let counts = ["write": 4, "fsync": 1, "rename": 1, "fsyncdir": 2, "unlink": 3, "rmdir": 1]
+        var walks = DeepSearch.plan("restore", calls: counts, sequence: calls)
+        let swap = try #require(DeepSearch.markAfterSwap(&walks, calls: calls, storeGlob: "/Library.sqlite*"))
+        #expect(swap.swap == "rename /Library.sqlite.restoring -> /Library.sqlite")
+        #expect(swap.calls == ["fsyncdir": 2, "unlink": 3, "rmdir": 1])
+        let keepNone = try #require(walks.first { $0.action == .crash(.keepNone) && !$0.ops.isEmpty })
+        #expect(keepNone.ops.contains("rmdir") && keepNone.count == 1 + 2 + 1 + 3 + 1)
+        // Its Ns: fsync 1, rename 2, fsyncdir 3, unlink 4-6, rmdir 7, fsyncdir 8; after the rename: 3...8.
+        #expect(keepNone.afterSwap == [3, 4, 5, 6, 7, 8])
+        let removal = try #require(walks.first { $0.ops == ["unlink", "rmdir"] && $0.action == .errno("EIO") })
+        #expect(removal.afterSwap == [1, 2, 3, 4], "EIO at every removal after the swap, among the persistence points")
+        #expect(walks.firstIndex { $0.ops == ["unlink", "rmdir"] }! < walks.firstIndex { $0.action == .errno("EROFS") }!)
+        #expect(walks.first { $0.action == .errno("EIO") && $0.ops.contains("write") }?.afterSwap == [], "every write came before it")
+        #expect(walks.filter(\.ops.isEmpty).allSatisfy { $0.afterSwap == [1] }, "the crash after success")
+        #expect(swap.planned == walks.reduce(0) { $0 + ($1.afterSwap?.count ?? 0) })
+        let cells = DeepSearch.ioCoverage(calls: counts, faulted: [:], planned: [])
+        #expect(cells.first { $0.op == "rmdir" && $0.answer == "EROFS" }?.status == "not tried" && cells.first { $0.op == "rmdir" && $0.answer == "ENOSPC" }?.status == "unreachable")
+        // No op log: nothing claimed.
+        var unmarked = DeepSearch.plan("restore", calls: counts)
+        #expect(DeepSearch.markAfterSwap(&unmarked, calls: nil, storeGlob: "/Library.sqlite*") == nil && unmarked.allSatisfy { $0.afterSwap == nil })
     }
 }

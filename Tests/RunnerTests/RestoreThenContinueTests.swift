@@ -16,9 +16,10 @@ import Workload
     /// Two rounds: a backup while the writers commit, a restore once they are done (it takes the store back to
     /// the backup: the commits after it are undone, as the new round's history must say), the writers go on, a
     /// second backup once they are done, a second restore. `backup` is the command line of both backups.
-    static func scenario(backup: String, expect: String) -> String {
+    static func scenario(backup: String, expect: String, scheduler: String = "free") -> String {
         """
         name: continue
+        scheduler: \(scheduler)
         store: {objects: 60, blob_fraction: 0}
         writers: {count: 2, transactions: 40, rate: 100, blob_fraction: 0, after_restore: continue}
         schedule:
@@ -74,9 +75,13 @@ import Workload
         #expect(result.verdicts.first { $0.invariant == "restore-equals-backup" }?.status == .held)
     }
 
-    @Test func aCorrectBackupHoldsOverEveryRoundAndTheRoundsShareNoIdentity() throws {
+    /// Under both schedulers: `turns` gives each round a restore begins turn FIFOs of its own (`TurnsScheduler`
+    /// adopts its writers), as `try --deep`'s restore base needs.
+    @Test(arguments: ["free", "turns"])
+    func aCorrectBackupHoldsOverEveryRoundAndTheRoundsShareNoIdentity(_ scheduler: String) throws {
         // The scratch stays alive to the end of the test: the run's histories and backups are in it.
-        let (result, scratchDirectory, scratch) = try Self.run(Self.scenario(backup: Self.freshBackup, expect: "pass"), name: "continue-fresh")
+        let (result, scratchDirectory, scratch) = try Self.run(Self.scenario(backup: Self.freshBackup, expect: "pass", scheduler: scheduler),
+                                                               name: "continue-fresh-\(scheduler)")
         defer { withExtendedLifetime(scratch) {} }
         #expect(result.expectationMet, "\(TimelineEventTests.failures(result))")
         #expect(result.errors.isEmpty, "\(result.errors)")

@@ -19,36 +19,57 @@ struct TurnsScheduler {
     let volume: any StoreVolume
     let children: ChildRegistry
 
+    /// One writer process as the scheduler serves it: its turn FIFO (closed, -1, once it is done), the turns it
+    /// has taken and the history it records them in.
+    private struct TurnWriter {
+        let child: ChildRegistry.Child
+        var fifo: Int32
+        var taken = 0
+        let history: URL
+        var ended = false
+    }
+
     func run(_ base: EventContext) throws {
         let (journal, clock, scenario) = (engine.journal, engine.clock, engine.scenario)
-        let writers = engine.writers.children
         var random = SeededRandom(seed: scenario.seed ^ 0x7475_726E_7321)
-        var fifos: [Int32] = []
-        for index in writers.indices {
-            let fd = open(scratch.appendingPathComponent("turns-\(index + 1)").path, O_RDWR | O_CLOEXEC)
-            guard fd >= 0 else { throw RunError.environment("cannot open the turn FIFO of writer \(index + 1)") }
-            fifos.append(fd)
-        }
-        defer { for fd in fifos { close(fd) } }
-        var taken = Array(repeating: 0, count: writers.count)
+        var writers: [TurnWriter] = []
+        defer { for writer in writers where writer.fifo >= 0 { close(writer.fifo) } }
         var commits = 0
-        let historyFiles = writers.indices.map { history.appendingPathComponent("writer-\($0 + 1).jsonl") }
+
+        /// Takes in the writers started since the last look: round 0's at first, and the round a restore begins
+        /// (`writers.after_restore: continue`), each with a FIFO of its own made when it was started.
+        func adoptWriters() throws {
+            let started = engine.writers.children, numbers = engine.writers.numbers
+            for index in writers.count..<started.count {
+                let number = numbers[index]
+                let fd = open(scratch.appendingPathComponent(WriterRounds.turnFIFO(number)).path, O_RDWR | O_CLOEXEC)
+                guard fd >= 0 else { throw RunError.environment("cannot open the turn FIFO of writer \(number)") }
+                writers.append(TurnWriter(child: started[index], fifo: fd, history: history.appendingPathComponent("writer-\(number).jsonl")))
+            }
+        }
+        try adoptWriters()
+
+        /// The writers that can take a turn: turns left, running (a restore with `across_restore: stop` kills
+        /// those of the round before it) and not ended.
+        func ready() -> [Int] {
+            writers.indices.filter { writers[$0].taken < scenario.writers.transactions && writers[$0].fifo >= 0 && writers[$0].child.isRunning }
+        }
 
         /// Gives one turn to a writer drawn from the seed and waits until its transaction is recorded.
         func grantTurn() throws -> Bool {
-            let open = writers.indices.filter { taken[$0] < scenario.writers.transactions && writers[$0].isRunning }
-            guard !open.isEmpty else { return false }
-            let writer = open[Int(random.next() % UInt64(open.count))]
+            let candidates = ready()
+            guard !candidates.isEmpty else { return false }
+            let writer = candidates[Int(random.next() % UInt64(candidates.count))]
             var token: UInt8 = 1
-            guard write(fifos[writer], &token, 1) == 1 else { throw RunError.environment("cannot give writer \(writer + 1) its turn") }
-            taken[writer] += 1
-            let wanted = taken[writer]
+            guard write(writers[writer].fifo, &token, 1) == 1 else { throw RunError.environment("cannot give \(writers[writer].child.name) its turn") }
+            writers[writer].taken += 1
+            let wanted = writers[writer].taken
             // Whether the writer runs is asked before its history is read: a writer that recorded its last
             // transaction and exited before this loop looked (a busy machine) still counts its commit, or a step
             // due after it would never come.
             while true {
-                let running = writers[writer].isRunning
-                let records = HistoryReader.records(historyFiles[writer]).filter { $0.state == .ack || $0.state == .failed }
+                let running = writers[writer].child.isRunning
+                let records = HistoryReader.records(writers[writer].history).filter { $0.state == .ack || $0.state == .failed }
                 if records.count >= wanted {
                     if records.last?.state == .ack { commits += 1 }
                     return true
@@ -62,16 +83,17 @@ struct TurnsScheduler {
         /// Ends the writers once they have taken every turn: closing the FIFOs ends the loops of those still
         /// waiting for one, and each is waited for. A step that waits for the writers (`after_writers`, a
         /// restore's default) runs only after this, as it would after an app that quit, never while a writer's
-        /// connection is still open.
-        var writersFinished = false
+        /// connection is still open. Writers a later round starts are ended the same way when their turn comes.
         func finishWriters() throws {
-            guard !writersFinished else { return }
-            writersFinished = true
-            for fd in fifos { close(fd) }
-            fifos.removeAll()
-            for (index, writer) in writers.enumerated() {
+            for index in writers.indices where !writers[index].ended {
+                if writers[index].fifo >= 0 { close(writers[index].fifo) }
+                writers[index].fifo = -1
+            }
+            for index in writers.indices where !writers[index].ended {
+                writers[index].ended = true
+                let writer = writers[index].child
                 _ = try children.wait(writer, timeout: 30)
-                journal.note("writer-\(index + 1)", .end, "exited with \(writer.status ?? 0)")
+                journal.note(writer.name, .end, "exited with \(writer.status ?? 0)")
             }
         }
 
@@ -86,7 +108,7 @@ struct TurnsScheduler {
                 _ = try engine.dispatch(crash, context)
                 break
             }
-            let writersLeft = writers.indices.contains { taken[$0] < scenario.writers.transactions && writers[$0].isRunning }
+            let writersLeft = !ready().isEmpty
             if !writersLeft, engine.timeline.hasStepsDue(afterWriters: true) { try finishWriters() }
             try engine.sidecars.tick(children: children, writersRunning: writersLeft)
             if let event = engine.timeline.dueStep(commits: commits, seconds: 0, writersRunning: writersLeft) {
@@ -102,6 +124,8 @@ struct TurnsScheduler {
                 context.lockstep = nil
                 context.whileRunning = nil
                 if event.crash != nil { break }
+                // A restore may have begun a round of writers: they take their turns from here on.
+                try adoptWriters()
                 continue
             }
             if try !grantTurn() {

@@ -37,6 +37,9 @@ final class WriterRounds {
     private(set) var rounds: [WriterRoundState] = []
     /// Every writer process started so far, of every round.
     private(set) var children: [ChildRegistry.Child] = []
+    /// The number each of `children` records its history under (`WriterRound.writer`), in the same order: the
+    /// turns scheduler names a writer's history and turn FIFO by it.
+    private(set) var numbers: [Int] = []
 
     init(scenario: Scenario, executable: URL, journal: RunJournal, readers: RunReaders) {
         self.scenario = scenario
@@ -99,7 +102,8 @@ final class WriterRounds {
             config.createsStore = scenario.store.fresh && round == 0
             config.inAppMigrateRequest = InAppMigrateStep.request(scratch: scratch, writer: "writer-\(number)").path
             if scenario.scheduler == "turns" {
-                let fifo = scratch.appendingPathComponent("turns-\(index)")
+                // Named by the writer's number, so a round after a restore has FIFOs of its own (round 0: 1...count).
+                let fifo = scratch.appendingPathComponent(Self.turnFIFO(number))
                 guard mkfifo(fifo.path, 0o600) == 0 else { throw RunError.environment("mkfifo \(fifo.path): \(String(cString: strerror(errno)))") }
                 config.turns = fifo.path
                 config.rate = 0
@@ -107,9 +111,13 @@ final class WriterRounds {
             let configURL = scratch.appendingPathComponent("writer-\(number).json")
             try JSONEncoder().encode(config).write(to: configURL)
             children.append(try registry.start("writer-\(number)", executable: executable, arguments: ["writer", "--config", configURL.path]))
+            numbers.append(number)
             journal.note("writer-\(number)", .start, "\(scenario.writers.transactions) transactions" + (round > 0 ? " (round \(round), on the store the restore or relocate before it left)" : ""))
         }
     }
+
+    /// The scratch name of the FIFO the turns scheduler gives writer `number` its turns through.
+    static func turnFIFO(_ number: Int) -> String { "turns-\(number)" }
 
     /// After a restore that ended (`writers.after_restore: continue`): the writers still running (they kept their
     /// connections across the restore, and `connections-agree` has looked at them) are stopped, the restored
