@@ -215,16 +215,7 @@ extension DeepSearch {
         if crashAfterSuccess, case .crash(let mode) = walk.action { return Self.crashAfterSuccessScenario(target, mode: mode) }
         var base = target.base
         base.expect = .pass
-        var rule = Scenario.Rule()
-        rule.ops = walk.ops
-        rule.path = walk.path
-        rule.nth = finding.n
-        rule.action = walk.action
-        rule.actor = target.actor
-        rule.whileHeld = walk.whileHeld
-        base.faults.rules.append(rule)
-        if case .crash = walk.action { base.faults.crash = nil }
-        return base
+        return FaultWalk.scenario(base, config: Self.config(of: walk, file: "", actor: target.actor), n: finding.n)
     }
 
     /// Whether a run failed as the finding did: `invariant` violated, no environment error, the program returned

@@ -174,7 +174,11 @@ public struct FaultWalk: Sendable {
     }
 
     /// The scenario of one N: the base with the walk's rule armed at the Nth matching operation.
-    public func scenario(n: Int) -> Scenario {
+    public func scenario(n: Int) -> Scenario { Self.scenario(base, config: config, n: n) }
+
+    /// `base` with `config`'s rule armed at the Nth matching operation: the one builder of a walk's scenario at N,
+    /// for the walk's own runs and for `try --deep`'s shrinking of a finding's repro.
+    public static func scenario(_ base: Scenario, config: Config, n: Int) -> Scenario {
         var s = base
         var rule = Scenario.Rule()
         rule.ops = config.ops
