@@ -16,16 +16,24 @@ import Testing
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/Deep")
 
-    @Test func aDeepFindingsReproIsShrunkAndReplaysTheSameThreeOfThree() async throws {
-        let scratch = try Scratch("deep-shrink")
-        let script = Self.fixtures.appendingPathComponent("backup-rename-no-folder-sync.sh").path
-        let recipe = try TryProgram.recipe(for: .init(backup: "sh \(script)", restore: nil, store: nil), at: scratch.path("scenarios"),
+    /// The deep search of the backup `script` (a fixture) in the idle situation, in a scratch of its own, and its
+    /// backup target.
+    static func search(_ script: String, scratch name: String) throws
+        -> (Scratch, (name: String, file: URL, scenario: Scenario, measured: Bool), ScenarioRunner.Settings, DeepSearch, DeepSearch.Target) {
+        let scratch = try Scratch(name)
+        let path = Self.fixtures.appendingPathComponent(script).path
+        let recipe = try TryProgram.recipe(for: .init(backup: "sh \(path)", restore: nil, store: nil), at: scratch.path("scenarios"),
                                            workingDirectory: scratch.url, only: ["idle"]).recipe
         let situation = try #require(recipe.situations.first)
         var settings = ScenarioRunner.Settings(reportsRoot: scratch.path("reports"), scratchRoot: scratch.path("scratch"))
         settings.makeVolume = StoreVolumes.make
         let search = DeepSearch(situation: situation.scenario, file: situation.file.path, directory: scratch.path("deep"), settings: settings)
         let target = try #require(search.targets.first { $0.program == "backup" })
+        return (scratch, situation, settings, search, target)
+    }
+
+    @Test func aDeepFindingsReproIsShrunkAndReplaysTheSameThreeOfThree() async throws {
+        let (scratch, situation, settings, search, target) = try Self.search("backup-rename-no-folder-sync.sh", scratch: "deep-shrink")
         let (_, calls, _) = try search.probe(target)
         let walk = try #require(DeepSearch.plan("backup", calls: calls).first { $0.action == .crash(.keepNone) && !$0.ops.isEmpty })
         let folder = scratch.path("deep").appendingPathComponent(walk.folder)
@@ -78,15 +86,7 @@ import Testing
     /// copy's writes come at other Ns: the fault is aimed again at the same call, or moved to the earliest write
     /// of the copy, and the shrunk repro still replays 3 of 3 with its fault at a write of the database.
     @Test func anotherStoreMovesThePointWithTheCall() async throws {
-        let scratch = try Scratch("deep-shrink-point")
-        let script = Self.fixtures.appendingPathComponent("backup-logs-then-copies-ignoring-errors.sh").path
-        let recipe = try TryProgram.recipe(for: .init(backup: "sh \(script)", restore: nil, store: nil), at: scratch.path("scenarios"),
-                                           workingDirectory: scratch.url, only: ["idle"]).recipe
-        let situation = try #require(recipe.situations.first)
-        var settings = ScenarioRunner.Settings(reportsRoot: scratch.path("reports"), scratchRoot: scratch.path("scratch"))
-        settings.makeVolume = StoreVolumes.make
-        let search = DeepSearch(situation: situation.scenario, file: situation.file.path, directory: scratch.path("deep"), settings: settings)
-        let target = try #require(search.targets.first { $0.program == "backup" })
+        let (scratch, situation, settings, search, target) = try Self.search("backup-logs-then-copies-ignoring-errors.sh", scratch: "deep-shrink-point")
         let (_, calls, sequence) = try search.probe(target)
         let walk = try #require(DeepSearch.plan("backup", calls: calls, sequence: sequence).first { $0.action == .errno("EIO") && $0.ops.contains("write") })
         let folder = scratch.path("deep").appendingPathComponent(walk.folder)
