@@ -69,7 +69,7 @@ public enum TryProgram {
                     skipped.append((situation.name, "a crash around the restore: give --restore to try it"))
                     return nil
                 }
-                if scenario.schedule.contains(where: { $0.action.rawValue == "damage" && $0.options["target"] != "live" }) {
+                if scenario.schedule.contains(where: { $0.damage.map { $0.target != .live } ?? false }) {
                     skipped.append((situation.name, "a damaged backup tests the restore: give --restore to try it"))
                     return nil
                 }

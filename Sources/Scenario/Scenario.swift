@@ -198,12 +198,34 @@ public struct Scenario: Sendable, Equatable, Codable {
         public var allowClone: Bool?
         /// migrate strategies: `append` (default) or `overwrite` an existing destination (contested; docs/fidelity.md).
         public var migrateExisting: String?
-        /// Keys of kinds other than backup and restore, as their text (each kind reads and writes its own).
-        public var options: [String: String] = [:]
-        public init(action: Action, strategy: String) {
+        /// The keys of the entry's kind that no other kind has, typed by that kind (`StepDetails`); `.none` for a
+        /// kind without keys of its own, and for a backup or restore whose coordinator keys have their defaults.
+        public var details: StepDetails = .none
+        public init(action: Action, strategy: String, details: StepDetails = .none) {
             self.action = action
             self.strategy = strategy
+            self.details = details
         }
+    }
+
+    /// The keys of one schedule entry kind, one case per kind that has keys of its own, each payload declared in
+    /// the kind's file (Sources/Scenario/Schedule) with its defaults, so the parser writes it, the renderer and
+    /// the runner read it typed (`step.damage?.target`), and no kind's keys travel as text. The fields every
+    /// kind shares (triggers) and the strategy settings of backups and restores stay on `Step`.
+    public enum StepDetails: Sendable, Equatable, Codable {
+        case none
+        /// `damage:` (DamageEntry.swift).
+        case damage(Damage)
+        /// `sidecar:`'s `action:` (SidecarActionEntry.swift).
+        case sidecar(SidecarAction)
+        /// `relocate:` (CloudEntry.swift).
+        case relocate(Relocation)
+        /// `cleanup:` (CleanupEntry.swift).
+        case cleanup(Cleanup)
+        /// `device:` (CloudAccountEntry.swift).
+        case device(SecondDevice)
+        /// `backup:` with `coordinator:` and `saves_after_migrate:` (CopyStepEntry.swift).
+        case copy(Copy)
     }
 
     /// Faults for FaultFS. Rules need FaultFS; a crash without it (and without `mount: true`) is a process crash

@@ -19,7 +19,7 @@ import Testing
             """)
         #expect(parsed.schedule.map(\.action.rawValue) == ["account", "device", "account"])
         #expect(parsed.schedule[0].strategy == "sign-out" && parsed.schedule[2].strategy == "sign-in")
-        #expect(parsed.schedule[1].strategy == "B" && parsed.schedule[1].options["objects"] == "12")
+        #expect(parsed.schedule[1].strategy == "B" && parsed.schedule[1].secondDevice?.objects == 12)
         #expect(try ScenarioParser.parse(yaml: ScenarioYAML.render(parsed)) == parsed)
     }
 

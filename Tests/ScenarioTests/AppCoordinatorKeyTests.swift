@@ -15,7 +15,9 @@ import Testing
               - backup: migrate
                 coordinator: own
             """)
-        #expect(parsed.schedule[0].options["coordinator"] == "app" && parsed.schedule[1].options["coordinator"] == nil)
+        #expect(parsed.schedule[0].copy.coordinator == .app && parsed.schedule[1].copy.coordinator == .own)
+        // `coordinator: own` is the default: no details, as for a backup that does not say.
+        #expect(parsed.schedule[1].details == .none)
         #expect(try ScenarioParser.parse(yaml: ScenarioYAML.render(parsed)) == parsed)
     }
 
@@ -30,7 +32,7 @@ import Testing
                 coordinator: app
                 saves_after_migrate: go-to-copy
             """)
-        #expect(parsed.schedule[0].options["saves_after_migrate"] == "fail" && parsed.schedule[1].options["saves_after_migrate"] == nil)
+        #expect(parsed.schedule[0].copy.savesAfterMigrate == .fail && parsed.schedule[1].copy.savesAfterMigrate == .goToCopy)
         #expect(try ScenarioParser.parse(yaml: ScenarioYAML.render(parsed)) == parsed)
     }
 

@@ -25,7 +25,7 @@ import Testing
         #expect(parsed.store.cloudkit)
         #expect(parsed.cloud?.account == "unavailable" && parsed.cloud?.setupDeadline == 0.5 && parsed.cloud?.container == "iCloud.org.example.Notes")
         #expect(parsed.schedule.map(\.action.rawValue) == ["sync", "relocate", "sync"])
-        #expect(parsed.schedule[1].options["to"] == "Group/Notes.sqlite" && parsed.schedule[1].afterStep == 0)
+        #expect(parsed.schedule[1].relocation?.to == "Group/Notes.sqlite" && parsed.schedule[1].afterStep == 0)
         #expect(parsed.schedule[0].afterCommits == 0)
         let again = try ScenarioParser.parse(yaml: ScenarioYAML.render(parsed))
         #expect(again == parsed)

@@ -23,15 +23,15 @@ import Testing
     @Test func readsBothSpellingsAndRendersBack() throws {
         let parsed = try ScenarioParser.parse(yaml: Self.scenario)
         #expect(parsed.schedule.map(\.action.rawValue) == ["backup", "damage", "damage", "restore"])
-        #expect(parsed.schedule[1].strategy == "bit-flip" && parsed.schedule[1].options == ["target": "backup 0", "where": "wal"])
-        #expect(parsed.schedule[2].strategy == "drop-attachment" && parsed.schedule[2].options == ["target": "live"])
+        #expect(parsed.schedule[1].strategy == "bit-flip" && parsed.schedule[1].damage == Scenario.Damage(target: .backup(0), place: .wal))
+        #expect(parsed.schedule[2].strategy == "drop-attachment" && parsed.schedule[2].damage == Scenario.Damage(target: .live))
         #expect(parsed.schedule[1].afterStep == 0 && parsed.schedule[2].afterCommits == 10)
         #expect(try ScenarioParser.parse(yaml: ScenarioYAML.render(parsed)) == parsed)
     }
 
     @Test func whereDefaultsToTheDatabase() throws {
         let parsed = try ScenarioParser.parse(yaml: "name: x\nschedule:\n  - damage: {target: live, kind: zero-page}\n")
-        #expect(parsed.schedule[0].options["where"] == "main")
+        #expect(parsed.schedule[0].damage?.place == .main)
     }
 
     @Test(arguments: [

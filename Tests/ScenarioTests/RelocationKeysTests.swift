@@ -27,7 +27,8 @@ import Testing
         #expect(parsed.writers.acrossRelocate == "keep" && parsed.readers?.acrossRelocate == "keep")
         #expect(parsed.schedule.map(\.action.rawValue) == ["relocate", "cleanup"])
         #expect(parsed.schedule[0].strategy == "relocate-replace-only")
-        #expect(parsed.schedule[1].options == ["container": "iCloud.org.example.Notes", "unless_open": "true"])
+        #expect(parsed.schedule[1].cleanup?.container == "iCloud.org.example.Notes" && parsed.schedule[1].cleanup?.unlessOpen == true)
+        #expect(parsed.schedule[1].cleanup?.onlyWhenNoneHoldsIt == true)
         #expect(parsed.schedule[1].afterStep == 0)
         let again = try ScenarioParser.parse(yaml: ScenarioYAML.render(parsed))
         #expect(again == parsed)
@@ -43,8 +44,8 @@ import Testing
               - relocate: relocate-replace
                 cloudkit: off
             """)
-        #expect(parsed.schedule[0].options["cloudkit"] == "on" && parsed.schedule[0].migrateExisting == "overwrite")
-        #expect(parsed.schedule[1].options["cloudkit"] == nil)
+        #expect(parsed.schedule[0].relocation?.cloudKitDuringMove == true && parsed.schedule[0].migrateExisting == "overwrite")
+        #expect(parsed.schedule[1].relocation?.cloudKitDuringMove == false)
         #expect(try ScenarioParser.parse(yaml: ScenarioYAML.render(parsed)) == parsed)
     }
 

@@ -47,8 +47,8 @@ import Testing
         #expect(s.schedule[3].strategy == "25%" && Scenario.Step.bulkDeleteAmount("25%")?.share == 0.25)
         #expect(s.schedule[4].afterStep == 3 && Scenario.Step.bulkDeleteAmount("12")?.count == 12)
         #expect(s.schedule[5].afterStep == 0 && s.schedule[5].delay == 1.5)
-        #expect(s.schedule[8].strategy == "replicator" && s.schedule[8].options["action"] == "kill")
-        #expect(s.schedule[9].options["action"] == "start" && s.schedule[9].afterStep == 8)
+        #expect(s.schedule[8].strategy == "replicator" && s.schedule[8].sidecarAction == .kill)
+        #expect(s.schedule[9].sidecarAction == .start && s.schedule[9].afterStep == 8)
         // A restore after a step waits for that step, not for the writers.
         #expect(s.schedule[10].afterStep == 0 && !s.schedule[10].afterWriters)
     }

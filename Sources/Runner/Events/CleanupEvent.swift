@@ -24,9 +24,10 @@ struct CleanupEvent: RunEventKind {
             note(name, .note, "no relocate has finished: there is no old store to clean up")
             return []
         }
-        let container = step.options["container"] ?? old.deletingPathExtension().lastPathComponent
+        let keys = step.cleanup ?? Scenario.Cleanup()
+        let container = keys.container ?? old.deletingPathExtension().lastPathComponent
         let start = now()
-        if step.options["unless_open"] == "true" {
+        if keys.onlyWhenNoneHoldsIt {
             let holders = Self.processesHolding([old.path, old.path + "-wal", old.path + "-shm"], children: context.children)
             if !holders.isEmpty {
                 let said = "skipped: \(holders.joined(separator: "; ")) (the seed's condition: no other process may be accessing them)"

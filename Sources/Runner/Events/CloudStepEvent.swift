@@ -25,19 +25,21 @@ struct CloudStepEvent: RunEventKind {
         let name = "\(step.action.rawValue)-\(index)"
         let current = context.live
         let isMove = step.action.rawValue == "relocate"
+        let move = step.relocation ?? Scenario.Relocation()
         // A move of a store without CloudKit needs no zone; a sync always does.
-        let zone = !isMove || scenario.store.cloudkit || scenario.cloud != nil || step.options["cloudkit"] == "on" ? try context.cloud.zone(scratch: scratch, scenario: scenario, note: note) : nil
+        let zone = !isMove || scenario.store.cloudkit || scenario.cloud != nil || move.cloudKitDuringMove
+            ? try context.cloud.zone(scratch: scratch, scenario: scenario, note: note) : nil
         let cloud = scenario.cloud ?? Scenario.CloudSpec()
         var arguments: [String]
         var target = current
         var relocation: (kept: [ChildRegistry.Child], writersRunning: Bool) = ([], false)
         if isMove {
-            target = volume.directory.appendingPathComponent(step.options["to"] ?? "AppGroup/Library.sqlite")
+            target = volume.directory.appendingPathComponent(move.to)
             var options = StrategyOptions()
             options.cloud = zone?.directory.path
             options.cloudKitContainerName = cloud.container
             options.mirrorSetupDeadline = cloud.setupDeadline
-            options.cloudKitDuringMove = step.options["cloudkit"] == "on"
+            options.cloudKitDuringMove = move.cloudKitDuringMove
             if let v = step.migrateExisting.flatMap(MigrateOptions.ExistingDestination.init(rawValue:)) { options.migrateExistingDestination = v }
             let config = scratch.appendingPathComponent("\(name).json")
             try JSONEncoder().encode(StrategyRun(action: .relocate, strategy: step.strategy, source: current.path, destination: target.path,
@@ -48,7 +50,7 @@ struct CloudStepEvent: RunEventKind {
             arguments = try MirrorChild.arguments(name, store: current, zone: zone, seed: scenario.seed &* 31 &+ UInt64(index), context)
         } else { return [] }
         let start = now()
-        note(name, .start, isMove ? "\(step.strategy) to \(step.options["to"] ?? "")" : "mirror \(current.lastPathComponent)")
+        note(name, .start, isMove ? "\(step.strategy) to \(move.to)" : "mirror \(current.lastPathComponent)")
         let child = try children.start(name, executable: context.executable, arguments: arguments,
                                        environment: context.toolEnvironment(live: current))
         let status = try children.wait(child, timeout: max(1, scenario.timeLimit - now()))

@@ -15,7 +15,7 @@ struct CopyStepEvent: RunEventKind {
 
     func run(_ event: DueEvent, _ context: EventContext) throws -> EventOutcome {
         guard let index = event.index, let step = event.step else { return EventOutcome() }
-        if step.options["coordinator"] == "app" {
+        if step.copy.coordinator == .app {
             return EventOutcome(entries: try InAppMigrateStep().run(index, step, context))
         }
         let entries = try runStep(index, step, crashPlan: event.crash, context)

@@ -21,10 +21,10 @@ struct DamageEvent: RunEventKind {
     func damage(_ index: Int, _ step: Scenario.Step, _ context: EventContext) throws -> DamageRecord {
         let name = "damage-\(index)"
         let kind = step.strategy
-        let place = step.options["where"]
-        var damage = DamageRecord(name: name, index: index, kind: kind, target: "live", place: place, at: context.now(), applied: false)
+        let place = step.damage?.place
+        var damage = DamageRecord(name: name, index: index, kind: kind, target: "live", place: place?.rawValue, at: context.now(), applied: false)
         var store = context.live
-        if let n = step.options["target"].flatMap(DamageEntry.backupIndex) {
+        if case .backup(let n) = step.damage?.target {
             guard let backup = context.recorded().steps.last(where: { $0.index == n && $0.backup != nil }), let path = backup.backup?.store.path else {
                 damage.target = "backup-\(n)"
                 damage.reason = "schedule[\(n)] left no completed backup to damage"
@@ -57,7 +57,7 @@ enum DamageBytes {
         var description: String
     }
 
-    static func apply(kind: String, place: String?, store: URL, random: inout SeededRandom, into damage: inout DamageRecord) throws {
+    static func apply(kind: String, place: Scenario.Damage.Place?, store: URL, random: inout SeededRandom, into damage: inout DamageRecord) throws {
         let files = StoreFiles(store)
         let folder = store.deletingLastPathComponent()
         func relative(_ url: URL) -> String { String(url.path.dropFirst(folder.path.count + 1)) }
@@ -80,15 +80,15 @@ enum DamageBytes {
             try FileManager.default.removeItem(at: file)
             (damage.file, damage.applied) = (relative(file), true)
         default:
-            try inFile(kind: kind, place: place ?? "main", files: files, random: &random, into: &damage)
-            damage.file = relative(place == "wal" ? files.wal : files.database)
+            try inFile(kind: kind, place: place ?? .main, files: files, random: &random, into: &damage)
+            damage.file = relative(place == .wal ? files.wal : files.database)
         }
     }
 
     /// bit-flip, zero-page and truncate: a page after the first of the database (`main`), its first page
     /// (`header`), or a frame of the -wal (`wal`).
-    static func inFile(kind: String, place: String, files: StoreFiles, random: inout SeededRandom, into damage: inout DamageRecord) throws {
-        let url = place == "wal" ? files.wal : files.database
+    static func inFile(kind: String, place: Scenario.Damage.Place, files: StoreFiles, random: inout SeededRandom, into damage: inout DamageRecord) throws {
+        let url = place == .wal ? files.wal : files.database
         guard let size = fileSize(url), size > 0 else { throw Failure(description: "no \(url.lastPathComponent) (or an empty one) to damage") }
         let handle = try FileHandle(forUpdating: url)
         defer { try? handle.close() }
@@ -100,7 +100,7 @@ enum DamageBytes {
         // The unit damaged: (first byte, bytes, 1-based number) of a page, a frame's page, or the header.
         let unit: (offset: Int, bytes: Int, number: Int)
         switch place {
-        case "wal":
+        case .wal:
             let header = try read(0, 32)
             guard header.count == 32 else { throw Failure(description: "the -wal is shorter than its 32-byte header") }
             let pageSize = header[8..<12].reduce(0) { $0 << 8 | Int($1) }
@@ -109,13 +109,13 @@ enum DamageBytes {
             let frame = draw(1...frames)
             // A frame is a 24-byte header and the page; the damage goes into the page.
             unit = (32 + (frame - 1) * (24 + pageSize) + 24, pageSize, frame)
-        default:
+        case .main, .header:
             let header = try read(0, 100)
             let raw = header.count >= 18 ? Int(header[16]) << 8 | Int(header[17]) : 0
             let pageSize = raw == 1 ? 65_536 : raw
             guard pageSize >= 512 else { throw Failure(description: "\(url.lastPathComponent) has no SQLite header to find its pages by") }
             let pages = size / pageSize
-            if place == "header" {
+            if place == .header {
                 unit = (0, kind == "zero-page" ? pageSize : 100, 1)
             } else {
                 guard pages >= 2 else { throw Failure(description: "\(url.lastPathComponent) has no page after the first") }
@@ -145,9 +145,9 @@ enum DamageBytes {
             // A cut at a page (frame) boundary, keeping at least the first; inside the header for `header`.
             let cut: Int
             switch place {
-            case "header": cut = draw(0...99)
-            case "wal": cut = unit.offset - 24
-            default: cut = unit.offset
+            case .header: cut = draw(0...99)
+            case .wal: cut = unit.offset - 24
+            case .main: cut = unit.offset
             }
             damage.before = hex(try read(cut, 16))
             try handle.truncate(atOffset: UInt64(cut))

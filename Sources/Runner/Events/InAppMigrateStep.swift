@@ -28,7 +28,7 @@ struct InAppMigrateStep {
         try? FileManager.default.removeItem(at: answer)
         let start = now()
         note(name, .start, "migratePersistentStore on \(app.name)'s own coordinator (the app's) to \(target.path)")
-        let removeCopy = step.options["saves_after_migrate"] == "fail"
+        let removeCopy = step.copy.savesAfterMigrate == .fail
         try JSONEncoder().encode(InAppMigrate.Request(destination: target.path, removeCopy: removeCopy)).write(to: request, options: .atomic)
         while !FileManager.default.fileExists(atPath: answer.path), app.isRunning {
             try context.clock.checkDeadline()

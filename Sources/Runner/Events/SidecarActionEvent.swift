@@ -8,8 +8,7 @@ struct SidecarActionEvent: RunEventKind {
     var kinds: [String] { ["sidecar"] }
 
     func run(_ event: DueEvent, _ context: EventContext) throws -> EventOutcome {
-        guard let step = event.step, let index = event.index else { return EventOutcome() }
-        let action = step.options["action"] ?? "restart"
+        guard let step = event.step, let index = event.index, let action = step.sidecarAction else { return EventOutcome() }
         let name = step.strategy
         guard let sidecar = context.scenario.sidecars.first(where: { $0.name == name }) else {
             return EventOutcome(entries: [.error("schedule[\(index)]: no sidecar named '\(name)'")])
@@ -17,13 +16,13 @@ struct SidecarActionEvent: RunEventKind {
         let sidecars = context.sidecars
         let running = sidecars.running(name)
         let who = "schedule[\(index)]"
-        if action == "kill" || action == "stop" || action == "restart" {
-            if running.isEmpty { context.note("sidecar-\(name)", .note, "\(who) \(action): not running") }
+        if action.stopsRunning {
+            if running.isEmpty { context.note("sidecar-\(name)", .note, "\(who) \(action.rawValue): not running") }
             for position in running {
-                if action == "kill" { sidecars.killInstance(position, by: who) } else { sidecars.stop(position) }
+                if action == .kill { sidecars.killInstance(position, by: who) } else { sidecars.stop(position) }
             }
         }
-        if action == "start" || action == "restart" {
+        if action.starts {
             if !sidecars.running(name).isEmpty {
                 context.note("sidecar-\(name)", .note, "\(who) start: already running")
             } else if context.recorded().crash != nil {

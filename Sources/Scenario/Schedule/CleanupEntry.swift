@@ -18,22 +18,23 @@ struct CleanupEntry: ScheduleEntryKind {
         guard what == "old-store" else {
             throw r.error(r.node(key) ?? node, "schedule[\(index)]: `cleanup:` takes `old-store` (the store the last relocate moved away from), not '\(what)'")
         }
-        var step = Scenario.Step(action: Scenario.Step.Action(rawValue: key), strategy: what)
+        var cleanup = Scenario.Cleanup()
         if let container = try r.string("container") {
             guard !container.isEmpty, !container.contains("/"), container != ".", container != ".." else {
                 throw r.error(r.node("container") ?? node, "schedule[\(index)].container must be a plain file name stem (no /), not '\(container)'")
             }
-            step.options["container"] = container
+            cleanup.container = container
         }
-        if let unlessOpen = try r.bool("unless_open") { step.options["unless_open"] = String(unlessOpen) }
+        cleanup.unlessOpen = try r.bool("unless_open")
+        var step = Scenario.Step(action: Scenario.Step.Action(rawValue: key), strategy: what, details: .cleanup(cleanup))
         try ScheduleTriggers.read(&r, into: &step, node: node, index: index)
         return step
     }
 
     func render(_ step: Scenario.Step) -> [String] {
         ScheduleTriggers.render(step)
-            + (step.options["container"].map { ["    container: \(ScenarioYAML.quote($0))"] } ?? [])
-            + (step.options["unless_open"].map { ["    unless_open: \($0)"] } ?? [])
+            + (step.cleanup?.container.map { ["    container: \(ScenarioYAML.quote($0))"] } ?? [])
+            + (step.cleanup?.unlessOpen.map { ["    unless_open: \($0)"] } ?? [])
     }
 
     func problem(_ step: Scenario.Step, index: Int, in scenario: Scenario) -> (key: String, message: String)? {
@@ -41,5 +42,27 @@ struct CleanupEntry: ScheduleEntryKind {
             return (key, "schedule[\(index)]: `cleanup: old-store` removes the store a `relocate` entry moved away from; put a relocate before it")
         }
         return nil
+    }
+}
+
+extension Scenario {
+    /// A `cleanup:` entry's keys, each as the file gives it (nil when absent), so a repro writes back what the
+    /// file said.
+    public struct Cleanup: Sendable, Equatable, Codable {
+        /// `container:`, the stem of the companions' names; nil: the old store's own name (known only once the
+        /// run has moved it).
+        public var container: String?
+        /// `unless_open:` as written.
+        public var unlessOpen: Bool?
+        /// The seed's condition applies (`unless_open: true`; off unless the file says so).
+        public var onlyWhenNoneHoldsIt: Bool { unlessOpen ?? false }
+        public init() {}
+    }
+}
+
+extension Scenario.Step {
+    /// The keys of a `cleanup:` entry, nil for any other kind.
+    public var cleanup: Scenario.Cleanup? {
+        if case .cleanup(let cleanup) = details { cleanup } else { nil }
     }
 }

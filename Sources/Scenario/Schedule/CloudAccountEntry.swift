@@ -35,23 +35,24 @@ struct CloudDeviceEntry: ScheduleEntryKind {
         guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
             throw r.error(r.node(key) ?? node, "schedule[\(index)].device must be a plain name (letters, digits, - and _), not '\(name)'")
         }
-        var step = Scenario.Step(action: Scenario.Step.Action(rawValue: key), strategy: name)
-        if let objects = try r.int("objects", range: 1...100_000) { step.options["objects"] = String(objects) }
+        var device = Scenario.SecondDevice()
+        device.objects = try r.int("objects", range: 1...100_000)
+        var step = Scenario.Step(action: Scenario.Step.Action(rawValue: key), strategy: name, details: .device(device))
         try ScheduleTriggers.read(&r, into: &step, node: node, index: index)
         return step
     }
 
     func render(_ step: Scenario.Step) -> [String] {
-        ScheduleTriggers.render(step) + (step.options["objects"].map { ["    objects: \($0)"] } ?? [])
+        ScheduleTriggers.render(step) + (step.secondDevice?.objects.map { ["    objects: \($0)"] } ?? [])
     }
 
     func problem(_ step: Scenario.Step, index: Int, in scenario: Scenario) -> (key: String, message: String)? {
         guard scenario.store.cloudkit else {
             return (key, "schedule[\(index)]: a second device shares the store's iCloud zone: it needs `store: {cloudkit: true}`")
         }
-        guard let objects = step.options["objects"] else { return nil }
+        guard let objects = step.secondDevice?.objects else { return nil }
         for (other, entry) in scenario.schedule.enumerated().prefix(index) where entry.action == step.action && entry.strategy == step.strategy {
-            if let earlier = entry.options["objects"], earlier != objects {
+            if let earlier = entry.secondDevice?.objects, earlier != objects {
                 return ("objects", "schedule[\(index)]: device \(step.strategy) has one store, made with the objects of its first sync; schedule[\(other)] already gives it objects: \(earlier), not \(objects)")
             }
         }
@@ -61,9 +62,26 @@ struct CloudDeviceEntry: ScheduleEntryKind {
 }
 
 extension Scenario {
-    /// The objects of second device `device`'s own store: the `objects:` written on any of its entries (10 when
-    /// none says; `CloudDeviceEntry` refuses two different values).
+    /// The objects of second device `device`'s own store: the `objects:` written on any of its entries
+    /// (`SecondDevice.defaultObjects` when none says; `CloudDeviceEntry` refuses two different values).
     public func deviceObjects(_ device: String) -> Int {
-        schedule.lazy.filter { $0.action.rawValue == "device" && $0.strategy == device }.compactMap { $0.options["objects"].flatMap(Int.init) }.first ?? 10
+        schedule.lazy.filter { $0.action.rawValue == "device" && $0.strategy == device }.compactMap { $0.secondDevice?.objects }.first
+            ?? SecondDevice.defaultObjects
+    }
+
+    /// A `device:` entry's keys.
+    public struct SecondDevice: Sendable, Equatable, Codable {
+        /// The objects of the device's own store when none of its entries says.
+        public static let defaultObjects = 10
+        /// `objects:` as this entry writes it (nil when it does not: another entry of the device may).
+        public var objects: Int?
+        public init() {}
+    }
+}
+
+extension Scenario.Step {
+    /// The keys of a `device:` entry, nil for any other kind.
+    public var secondDevice: Scenario.SecondDevice? {
+        if case .device(let device) = details { device } else { nil }
     }
 }

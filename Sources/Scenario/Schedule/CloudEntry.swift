@@ -15,15 +15,17 @@ struct RelocateEntry: ScheduleEntryKind {
         guard known.contains(name) else {
             throw r.error(r.node(key) ?? node, "unknown relocation strategy '\(name)'; known: \(known.joined(separator: ", "))")
         }
-        var step = Scenario.Step(action: Scenario.Step.Action(rawValue: key), strategy: name)
-        let to = try r.string("to") ?? "AppGroup/Library.sqlite"
-        guard !to.isEmpty, !to.hasPrefix("/"), !to.split(separator: "/").contains(".."), !to.hasSuffix("/") else {
-            throw r.error(r.node("to") ?? node, "schedule[\(index)].to must be a relative path inside the store's volume (no .., not absolute), not '\(to)'")
+        var relocation = Scenario.Relocation()
+        if let to = try r.string("to") {
+            guard !to.isEmpty, !to.hasPrefix("/"), !to.split(separator: "/").contains(".."), !to.hasSuffix("/") else {
+                throw r.error(r.node("to") ?? node, "schedule[\(index)].to must be a relative path inside the store's volume (no .., not absolute), not '\(to)'")
+            }
+            relocation.to = to
         }
-        step.options["to"] = to
         // The options seed 002's code passes: CloudKit kept on while moving (its first attempt), and what a
         // migrate does to a store already at the new place.
-        if let cloudkit = try r.choice("cloudkit", ["on", "off"]), cloudkit == "on" { step.options["cloudkit"] = "on" }
+        relocation.cloudKitDuringMove = try r.choice("cloudkit", ["on", "off"]) == "on"
+        var step = Scenario.Step(action: Scenario.Step.Action(rawValue: key), strategy: name, details: .relocate(relocation))
         if let existing = try r.choice("migrate_existing", ["append", "overwrite"]) {
             guard name == "relocate-migrate" else {
                 throw r.error(r.node("migrate_existing") ?? node, "schedule[\(index)].migrate_existing is for `relocate: relocate-migrate`, not '\(name)'")
@@ -42,9 +44,28 @@ struct RelocateEntry: ScheduleEntryKind {
     }
 
     func render(_ step: Scenario.Step) -> [String] {
-        ScheduleTriggers.render(step) + (step.options["to"].map { ["    to: \(ScenarioYAML.quote($0))"] } ?? [])
-            + (step.options["cloudkit"].map { ["    cloudkit: \($0)"] } ?? [])
+        ScheduleTriggers.render(step) + (step.relocation.map { ["    to: \(ScenarioYAML.quote($0.to))"] } ?? [])
+            + (step.relocation?.cloudKitDuringMove == true ? ["    cloudkit: on"] : [])
             + (step.migrateExisting.map { ["    migrate_existing: \($0)"] } ?? [])
+    }
+}
+
+extension Scenario {
+    /// A `relocate:` entry's keys besides `migrate_existing` (a `Step` field it shares with backups).
+    public struct Relocation: Sendable, Equatable, Codable {
+        /// `to:`, the store's new path relative to its volume; by default where seed 002 moves it, the app group.
+        public var to = "AppGroup/Library.sqlite"
+        /// `cloudkit: on`: CloudKit kept on while moving (seed 002's first attempt); `off`, the default, is not
+        /// written back.
+        public var cloudKitDuringMove = false
+        public init() {}
+    }
+}
+
+extension Scenario.Step {
+    /// The keys of a `relocate:` entry, nil for any other kind.
+    public var relocation: Scenario.Relocation? {
+        if case .relocate(let relocation) = details { relocation } else { nil }
     }
 }
 

@@ -41,21 +41,24 @@ struct CopyStepEntry: ScheduleEntryKind {
         step.allowClone = try r.bool("allow_clone")
         step.migrateExisting = try r.choice("migrate_existing", ["append", "overwrite"])
         step.atTime = try r.double("at_time", range: 0...86_400)
-        if let coordinator = try r.choice("coordinator", ["own", "app"]) {
+        var copy = Scenario.Copy()
+        if let coordinator = try r.choice("coordinator", Scenario.Copy.Coordinator.allCases.map(\.rawValue)) {
             // `app`: migratePersistentStore on the app's own coordinator (Runner/Events/InAppMigrateStep.swift).
             guard action == .backup, name == "migrate" else {
                 throw r.error(r.node("coordinator") ?? node, "schedule[\(index)].coordinator is for `backup: migrate` (whose coordinator migrates the store), not `\(key): \(name)`")
             }
-            if coordinator == "app" { step.options["coordinator"] = "app" }
+            copy.coordinator = Scenario.Copy.Coordinator(rawValue: coordinator) ?? copy.coordinator
         }
-        if let saves = try r.choice("saves_after_migrate", ["go-to-copy", "fail"]) {
+        if let saves = try r.choice("saves_after_migrate", Scenario.Copy.SavesAfterMigrate.allCases.map(\.rawValue)) {
             // `fail`: the app removes the copy from its coordinator after migrating (InAppMigrate.swift), which then
             // holds no store, so its later saves fail.
-            guard step.options["coordinator"] == "app" else {
+            guard copy.coordinator == .app else {
                 throw r.error(r.node("saves_after_migrate") ?? node, "schedule[\(index)].saves_after_migrate is for `backup: migrate` with `coordinator: app` (the app's own coordinator)")
             }
-            if saves == "fail" { step.options["saves_after_migrate"] = "fail" }
+            copy.savesAfterMigrate = Scenario.Copy.SavesAfterMigrate(rawValue: saves) ?? copy.savesAfterMigrate
         }
+        // A copy whose keys are all defaults has no details, as a step built in code has none.
+        if copy != Scenario.Copy() { step.details = .copy(copy) }
         if step.atTime != nil, action != .restore {
             throw r.error(r.node("at_time"), "schedule[\(index)].at_time is for restores (the moment to restore to)")
         }
@@ -78,7 +81,7 @@ struct CopyStepEntry: ScheduleEntryKind {
 
     /// `coordinator: app` asks a writer (the app) to migrate on its own coordinator between two transactions.
     func problem(_ step: Scenario.Step, index: Int, in scenario: Scenario) -> (key: String, message: String)? {
-        guard step.options["coordinator"] == "app" else { return nil }
+        guard step.copy.coordinator == .app else { return nil }
         if scenario.scheduler == "turns" {
             return ("coordinator", "schedule[\(index)]: coordinator: app needs the free scheduler (the app migrates between its own transactions)")
         }
@@ -102,8 +105,44 @@ struct CopyStepEntry: ScheduleEntryKind {
         if let v = step.allowClone { out.append("    allow_clone: \(v)") }
         if let v = step.migrateExisting { out.append("    migrate_existing: \(v)") }
         if let v = step.atTime { out.append("    at_time: \(v)") }
-        if let v = step.options["coordinator"] { out.append("    coordinator: \(v)") }
-        if let v = step.options["saves_after_migrate"] { out.append("    saves_after_migrate: \(v)") }
+        // Each only when not its default, as the file's `coordinator: own` and `saves_after_migrate: go-to-copy`
+        // were never written back.
+        if step.copy.coordinator != Scenario.Copy().coordinator { out.append("    coordinator: \(step.copy.coordinator.rawValue)") }
+        if step.copy.savesAfterMigrate != Scenario.Copy().savesAfterMigrate {
+            out.append("    saves_after_migrate: \(step.copy.savesAfterMigrate.rawValue)")
+        }
         return out
+    }
+}
+
+extension Scenario {
+    /// A backup's or restore's keys beyond the strategy settings it keeps on `Step`: on whose coordinator a
+    /// `backup: migrate` runs, and what the app's saves do afterwards.
+    public struct Copy: Sendable, Equatable, Codable {
+        /// `coordinator:`: the migrate's own coordinator in a child (`own`, the default), or the app's
+        /// (`app`, run by a writer between two of its transactions).
+        public enum Coordinator: String, Sendable, CaseIterable, Codable {
+            case own
+            case app
+        }
+
+        /// `saves_after_migrate:` (with `coordinator: app`): the app's later saves go to the copy its coordinator
+        /// now holds (`go-to-copy`, the default), or fail, the copy removed from the coordinator (`fail`).
+        public enum SavesAfterMigrate: String, Sendable, CaseIterable, Codable {
+            case goToCopy = "go-to-copy"
+            case fail
+        }
+
+        public var coordinator = Coordinator.own
+        public var savesAfterMigrate = SavesAfterMigrate.goToCopy
+        public init() {}
+    }
+}
+
+extension Scenario.Step {
+    /// The coordinator keys of a backup or restore (their defaults for a step without them, and for any other
+    /// kind).
+    public var copy: Scenario.Copy {
+        if case .copy(let copy) = details { copy } else { Scenario.Copy() }
     }
 }

@@ -21,7 +21,7 @@ import Yams
 /// `header` its first page (the header and the schema's root), `wal` the `-wal` after its 32-byte header.
 public struct DamageEntry: ScheduleEntryKind {
     public static let kinds = ["bit-flip", "truncate", "zero-page", "drop-attachment", "drop-wal"]
-    public static let places = ["main", "header", "wal"]
+    public static let places = Scenario.Damage.Place.allCases.map(\.rawValue)
     /// The kinds that damage bytes of one file (and so take `where:`).
     public static let inFile: Set<String> = ["bit-flip", "truncate", "zero-page"]
 
@@ -50,35 +50,27 @@ public struct DamageEntry: ScheduleEntryKind {
         }
         guard let kind else { throw r.error(node, "\(context) needs `kind: \(Self.kinds.joined(separator: " | "))`") }
         guard let target else { throw r.error(node, "\(context) needs `target: backup N` (the backup of schedule[N]) or `target: live`") }
-        guard Self.backupIndex(target) != nil || target == "live" else {
+        guard let typed = Scenario.Damage.Target(text: target) else {
             throw r.error(r.node(key) ?? node, "\(context).target must be `backup N` (N: the schedule index of a backup entry) or `live`, not '\(target)'")
         }
         if place != nil, !Self.inFile.contains(kind) {
             throw r.error(r.node(key) ?? node, "\(context): `where` is for \(Self.inFile.sorted().joined(separator: ", ")); \(kind) names its file itself")
         }
-        var step = Scenario.Step(action: Scenario.Step.Action(rawValue: key), strategy: kind)
-        step.options["target"] = target
-        if Self.inFile.contains(kind) { step.options["where"] = place ?? "main" }
+        let damage = Scenario.Damage(target: typed, place: Self.inFile.contains(kind) ? place.flatMap(Scenario.Damage.Place.init(rawValue:)) ?? .main : nil)
+        var step = Scenario.Step(action: Scenario.Step.Action(rawValue: key), strategy: kind, details: .damage(damage))
         try ScheduleTriggers.read(&r, into: &step, node: node, index: index)
         return step
     }
 
-    /// N of `backup N`, or nil.
-    public static func backupIndex(_ target: String) -> Int? {
-        let parts = target.split(separator: " ")
-        guard parts.count == 2, parts[0] == "backup", let n = Int(parts[1]), n >= 0 else { return nil }
-        return n
-    }
-
     func render(_ step: Scenario.Step) -> [String] {
-        ["    target: \(ScenarioYAML.quote(step.options["target"] ?? "live"))"]
-            + (step.options["where"].map { ["    where: \($0)"] } ?? [])
+        (step.damage.map { ["    target: \(ScenarioYAML.quote($0.target.text))"] } ?? [])
+            + (step.damage?.place.map { ["    where: \($0.rawValue)"] } ?? [])
             + ScheduleTriggers.render(step)
     }
 
     /// A backup target must name a backup entry, and the damage must come once it has finished.
     func problem(_ step: Scenario.Step, index: Int, in scenario: Scenario) -> (key: String, message: String)? {
-        guard let n = step.options["target"].flatMap(Self.backupIndex) else { return nil }
+        guard case .backup(let n) = step.damage?.target else { return nil }
         guard n < scenario.schedule.count, scenario.schedule[n].action == .backup else {
             return (key, "schedule[\(index)].damage names backup \(n), but schedule[\(n)] is not a backup entry")
         }
@@ -86,5 +78,59 @@ public struct DamageEntry: ScheduleEntryKind {
             return (key, "schedule[\(index)].damage of backup \(n) needs `after_step: \(n)` (or a later entry): the backup must exist before it is damaged")
         }
         return nil
+    }
+}
+
+extension Scenario {
+    /// A `damage:` entry's keys (its kind is the entry's value, `Step.strategy`, as every kind's value is).
+    public struct Damage: Sendable, Equatable, Codable {
+        /// What is damaged: the live store, or the backup made by the backup entry at this schedule index.
+        public enum Target: Sendable, Hashable, Codable {
+            case live
+            case backup(Int)
+
+            /// `live` or `backup N`, as the file writes it; nil for any other text.
+            public init?(text: String) {
+                if text == "live" { self = .live; return }
+                let parts = text.split(separator: " ")
+                guard parts.count == 2, parts[0] == "backup", let n = Int(parts[1]), n >= 0 else { return nil }
+                self = .backup(n)
+            }
+
+            /// The text of `target:`.
+            public var text: String {
+                switch self {
+                case .live: "live"
+                case .backup(let n): "backup \(n)"
+                }
+            }
+        }
+
+        /// Where in the store's files a kind that damages bytes of one file (`DamageEntry.inFile`) does it.
+        public enum Place: String, Sendable, CaseIterable, Codable {
+            /// A page after the first of the database file.
+            case main
+            /// The database's first page (its header and the schema's root).
+            case header
+            /// A frame of the -wal, after its 32-byte header.
+            case wal
+        }
+
+        public var target: Target
+        /// `where:`: `.main` unless the file says otherwise for the kinds that take it, nil for the others (they
+        /// name their file themselves), so the parser applies the default once and the runner reads what it gets.
+        public var place: Place?
+
+        public init(target: Target, place: Place? = nil) {
+            self.target = target
+            self.place = place
+        }
+    }
+}
+
+extension Scenario.Step {
+    /// The keys of a `damage:` entry, nil for any other kind.
+    public var damage: Scenario.Damage? {
+        if case .damage(let damage) = details { damage } else { nil }
     }
 }

@@ -84,7 +84,7 @@ extension ScenarioYAML {
         var out = [steps.isEmpty ? "schedule: []" : "schedule:"]
         for step in steps {
             out.append("  - \(step.action.rawValue): \(step.strategy)")
-            out += ScheduleKinds.kind(step.action)?.render(step) ?? step.options.sorted { $0.key < $1.key }.map { "    \($0.key): \(quote($0.value))" }
+            out += ScheduleKinds.kind(step.action)?.render(step) ?? []
         }
         return out
     }

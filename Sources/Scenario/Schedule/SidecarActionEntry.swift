@@ -6,7 +6,7 @@ import Yams
 /// where it stands), `stop` SIGTERM with the sidecar's grace, `start` a new instance of its command when none
 /// runs, `restart` stop then start: the backup tool killed and restarted that real reports describe.
 struct SidecarActionEntry: ScheduleEntryKind {
-    static let actions = ["kill", "stop", "start", "restart"]
+    static let actions = Scenario.SidecarAction.allCases.map(\.rawValue)
     var key: String { "sidecar" }
     var argument: String { "NAME" }
     var keys: [String] { ["action"] + ScheduleTriggers.keys }
@@ -27,9 +27,10 @@ struct SidecarActionEntry: ScheduleEntryKind {
             action = own
         }
         guard let name, !name.isEmpty else { throw r.error(node, "schedule[\(index)].sidecar needs the sidecar's name") }
-        guard let action else { throw r.error(node, "schedule[\(index)].sidecar needs `action: \(Self.actions.joined(separator: " | "))`") }
-        var step = Scenario.Step(action: Scenario.Step.Action(rawValue: key), strategy: name)
-        step.options["action"] = action
+        guard let action = action.flatMap(Scenario.SidecarAction.init(rawValue:)) else {
+            throw r.error(node, "schedule[\(index)].sidecar needs `action: \(Self.actions.joined(separator: " | "))`")
+        }
+        var step = Scenario.Step(action: Scenario.Step.Action(rawValue: key), strategy: name, details: .sidecar(action))
         try ScheduleTriggers.read(&r, into: &step, node: node, index: index)
         return step
     }
@@ -44,6 +45,32 @@ struct SidecarActionEntry: ScheduleEntryKind {
     }
 
     func render(_ step: Scenario.Step) -> [String] {
-        ["    action: \(step.options["action"] ?? "restart")"] + ScheduleTriggers.render(step)
+        (step.sidecarAction.map { ["    action: \($0.rawValue)"] } ?? []) + ScheduleTriggers.render(step)
+    }
+}
+
+extension Scenario {
+    /// What a `sidecar:` entry does to its sidecar (`action:`, which the entry must give).
+    public enum SidecarAction: String, Sendable, CaseIterable, Codable {
+        /// SIGKILL to its process group: the tool dies where it stands.
+        case kill
+        /// SIGTERM, then SIGKILL after the sidecar's grace.
+        case stop
+        /// A new instance of its command, when none runs.
+        case start
+        /// `stop`, then `start`.
+        case restart
+
+        /// Whether the running instances are stopped (or killed) first.
+        public var stopsRunning: Bool { self != .start }
+        /// Whether a new instance is started afterwards.
+        public var starts: Bool { self == .start || self == .restart }
+    }
+}
+
+extension Scenario.Step {
+    /// The action of a `sidecar:` entry, nil for any other kind.
+    public var sidecarAction: Scenario.SidecarAction? {
+        if case .sidecar(let action) = details { action } else { nil }
     }
 }
