@@ -12,8 +12,9 @@ import Scenario
 /// same kind on the same class of file, from a count of the shrunk repro's calls). A candidate is kept only when its
 /// run fails the same way: the same invariant violated and, for a walk, the walk's rule fired on a call of the same
 /// operation and file class (the op log's, `FileClass`); a candidate whose calls moved is aimed again at the same
-/// call first. Under the `turns` scheduler one run decides (the same seed, the same interleaving); a crash after
-/// success runs under `free` and is not shrunk (see `shrink`). The written repro is then replayed from its file as
+/// call first. Every repro runs under the `turns` scheduler, the crash the moment the program reports success
+/// included (at the step's end, `at_end`, with no writer turn beside it: `crashAfterSuccessScenario`), so one run
+/// decides (the same seed, the same interleaving). The written repro is then replayed from its file as
 /// `lifeboat replay` runs it, three times; if any replay does not show the same finding, the shrink steps back to
 /// the reduction before it, and at worst the search's own repro stays. Each finding's `shrink` says what was shrunk,
 /// from what, and how it replayed.
@@ -63,17 +64,6 @@ extension DeepSearch {
         let start = Self.searchScenario(of: walk, finding: finding, target: target, crashAfterSuccess: hit == nil)
         let rule = hit == nil ? nil : start.faults.rules.count - 1
         let call = hit.map { (op: $0.op, fileClass: Self.fileClass(of: $0)) }
-        let runsOnce = start.scheduler == "turns"
-        // Only a repro under `turns` is shrunk: its interleaving comes from the seed. A crash the moment the program
-        // reports success runs under `free`, and a smaller one need not keep its timing: shrunk, the tutorial's `cp`
-        // script's (wal-content-carried, backup-durable) passed its two runs and three replays and then replayed 1 of 3
-        // under `lifeboat replay`, wal-content-carried holding in the runs whose crash took the backup's file.
-        guard runsOnce else {
-            finding.shrink = Shrink(original: Shrinker.size(start, rule: nil), shrunk: Shrinker.size(start, rule: nil), steps: [], runs: 0,
-                                    seconds: 0, stopped: "not shrunk: it runs under the free scheduler, whose timing a smaller repro need not keep",
-                                    replayed: 0, reproduced: 0, originalRepro: nil)
-            return
-        }
 
         /// One run of a candidate: whether it failed as the finding did, and the call the walk's fault fired on. A
         /// candidate the runner refuses (a restore with no backup left before it) fails no way at all.
@@ -90,30 +80,28 @@ extension DeepSearch {
         func stillFails(_ label: String, _ candidate: Scenario) throws -> (fails: Bool, runs: Int, instead: (String, Scenario)?) {
             var runs = 0
             defer { spent += runs }
-            for _ in 0..<(runsOnce ? 1 : 2) {
+            // Under `turns` one run decides: the same seed, the same interleaving.
+            runs += 1
+            let (same, hit) = try failsTheSameWay(candidate, file: file, settings: settings)
+            if same { return (true, runs, nil) }
+            // A smaller store or fewer transactions move the program's calls: when the fault no longer lands on
+            // a call of the same kind and class of file, it is aimed again at the same call in the candidate
+            // (`reaimed`, from the two counting runs) and the candidate runs once more, if the budget has room.
+            guard let rule, let call, hit.map({ $0.op != call.op || Self.fileClass(of: $0) != call.fileClass }) ?? true,
+                  let n = candidate.faults.rules[rule].nth, n == current.faults.rules[rule].nth, spent + runs + 3 <= budget
+            else { return (false, runs, nil) }
+            if currentCalls == nil {
                 runs += 1
-                let (same, hit) = try failsTheSameWay(candidate, file: file, settings: settings)
-                if same { continue }
-                // A smaller store or fewer transactions move the program's calls: when the fault no longer lands on
-                // a call of the same kind and class of file, it is aimed again at the same call in the candidate
-                // (`reaimed`, from the two counting runs) and the candidate runs once more, if the budget has room.
-                guard let rule, let call, runsOnce, hit.map({ $0.op != call.op || Self.fileClass(of: $0) != call.fileClass }) ?? true,
-                      let n = candidate.faults.rules[rule].nth, n == current.faults.rules[rule].nth, spent + runs + 3 <= budget
-                else { return (false, runs, nil) }
-                if currentCalls == nil {
-                    runs += 1
-                    currentCalls = (try? walkCalls(of: current, rule: rule, folder: folder)) ?? []
-                }
-                runs += 1
-                let calls = (try? walkCalls(of: candidate, rule: rule, folder: folder)) ?? []
-                guard let m = Self.reaimed(n, from: currentCalls ?? [], to: calls, call: call), m != n else { return (false, runs, nil) }
-                var aimed = candidate
-                aimed.faults.rules[rule].nth = m
-                runs += 1
-                guard try failsTheSameWay(aimed, file: file, settings: settings).0 else { return (false, runs, nil) }
-                return (true, runs, ("\(label) (point N \(n) -> \(m))", aimed))
+                currentCalls = (try? walkCalls(of: current, rule: rule, folder: folder)) ?? []
             }
-            return (true, runs, nil)
+            runs += 1
+            let calls = (try? walkCalls(of: candidate, rule: rule, folder: folder)) ?? []
+            guard let m = Self.reaimed(n, from: currentCalls ?? [], to: calls, call: call), m != n else { return (false, runs, nil) }
+            var aimed = candidate
+            aimed.faults.rules[rule].nth = m
+            runs += 1
+            guard try failsTheSameWay(aimed, file: file, settings: settings).0 else { return (false, runs, nil) }
+            return (true, runs, ("\(label) (point N \(n) -> \(m))", aimed))
         }
         let label = "shrink \(finding.walk), N=\(finding.n)"
         let say: (String, Scenario) -> Void = { step, kept in

@@ -500,8 +500,7 @@ public struct DeepSearch {
     }
 
     /// One run of the target's base with the power failing the moment the program reports success (`crash:
-    /// during_step` with a delay no program reaches, so the crash comes when the step ends), in `mode`; a repro
-    /// in `folder` when an invariant is violated.
+    /// during_step` at the step's end, `at_end`), in `mode`; a repro in `folder` when an invariant is violated.
     func crashAfterSuccess(_ target: Target, mode: CrashMode, folder: URL) throws -> FaultWalk.Row {
         let scenario = Self.crashAfterSuccessScenario(target, mode: mode)
         var settings = settings
@@ -521,15 +520,17 @@ public struct DeepSearch {
                                          note: "try --deep: crash (\(mode)) the moment \(target.actor) reported success"))
     }
 
-    /// The target's base with the power failing the moment the program reports success, in `mode`.
+    /// The target's base with the power failing the moment the program reports success, in `mode`, under the
+    /// base's `turns` scheduler: the crash comes at the step's end (`at_end`) with no writer turn beside the step,
+    /// so the program copies the store as the last turn left it (the app still running, its `-wal` unmerged) and the
+    /// crash finds the same state in every run. Under `free`, with a delay no program reaches, the writer raced the
+    /// copy: the tutorial's `cp` script's repro, shrunk to fewer transactions, showed `wal-content-carried` in one
+    /// replay and not the next (the writer had sometimes ended, merging its `-wal`, before `cp` read the database).
     static func crashAfterSuccessScenario(_ target: Target, mode: CrashMode) -> Scenario {
         var scenario = target.base
-        // Under `turns` a crash during a step comes after a seeded number of writer turns, not when the step ends;
-        // the free scheduler waits out the delay, so the crash comes the moment the program reports success.
-        scenario.scheduler = "free"
         var crash = Scenario.Crash()
         crash.duringStep = target.step
-        crash.delay = 600
+        crash.atEnd = true
         crash.mode = mode
         scenario.faults.crash = crash
         return scenario

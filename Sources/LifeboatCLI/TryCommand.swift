@@ -45,7 +45,7 @@ struct TryCommand: ParsableCommand {
     var deep = false
     @Option(help: ArgumentHelp("With --deep: stop starting runs after this long (10m, 90s) and say how much was covered.", valueName: "duration"))
     var budget: String?
-    @Option(help: ArgumentHelp("With --deep: each walk's finding's repro (not a crash after success, a free-scheduler run) is shrunk once the search is done (fewer steps, writer transactions, store objects and attachments, the earliest call of the same kind) with at most this many runs per finding, on top of --budget (default 16; 0: not shrunk); a shrunk repro is kept only when it replays the same finding 3 of 3 times, and it says what was shrunk.", valueName: "n"))
+    @Option(help: ArgumentHelp("With --deep: each walk's finding's repro (the crash after success's too) is shrunk once the search is done (fewer steps, writer transactions, store objects and attachments, the earliest call of the same kind) with at most this many runs per finding, on top of --budget (default 16; 0: not shrunk); a shrunk repro is kept only when it replays the same finding 3 of 3 times, and it says what was shrunk.", valueName: "n"))
     var shrinkRuns: Int?
     @Option(help: ArgumentHelp("Runs at a time: a number, or `cores`. The page and the verdicts are the runs' own, in the same order at any value; runs whose verdict depends on the machine's pace may see a busier machine.", valueName: "n"))
     var jobs: String = "1"

@@ -160,7 +160,7 @@ struct NodeReader {
         "catalog": ["entries"],
         "versions file": ["package", "versions", "default"],
         "entries": ["id", "title", "sources", "fixed_in", "not_reproduced"],
-        "crash": ["after_commits", "at_seconds", "during_step", "delay", "at_page", "mode"],
+        "crash": ["after_commits", "at_seconds", "during_step", "delay", "at_page", "at_end", "mode"],
     ]
 }
 

@@ -287,6 +287,12 @@ public struct Scenario: Sendable, Equatable, Codable {
         /// With `during_step`, instead of `delay`: the moment the step's copy has written this many pages (SQLite
         /// pages for backup-api and replace, 4 KiB pieces for the file copies); exact, unlike a delay.
         public var atPage: Int?
+        /// With `during_step`, instead of `delay` or `at_page` (`at_end: true`): the moment the step's program has
+        /// ended, however long it takes, so the crash comes when the program reports success. Under `turns` no
+        /// writer takes a turn while the step runs (a crash by a delay gets a seeded number of turns beside the
+        /// copy), so every run crashes the same store in the same state: `try --deep`'s crash after success, whose
+        /// repro and shrunk repro then replay the same finding every time. nil: by the delay.
+        public var atEnd: Bool?
         /// Which of the writes not yet durable survive.
         public var mode = CrashMode.keepNone
         public init() {}

@@ -276,6 +276,11 @@ public enum ScenarioParser {
                 c.atPage = try crash.int("at_page", range: 1...Int(Int32.max))
                 if c.atPage != nil, c.duringStep == nil { throw crash.error(crash.node("at_page"), "faults.crash.at_page needs during_step (the step whose copy it stops)") }
                 if c.atPage != nil, delay != nil { throw crash.error(crash.node("at_page"), "faults.crash takes at_page or delay, not both") }
+                if let atEnd = try crash.bool("at_end"), atEnd {
+                    if c.duringStep == nil { throw crash.error(crash.node("at_end"), "faults.crash.at_end needs during_step (the step whose end it waits for)") }
+                    if delay != nil || c.atPage != nil { throw crash.error(crash.node("at_end"), "faults.crash takes one of at_end, at_page and delay") }
+                    c.atEnd = true
+                }
                 if let mode = try crash.string("mode") {
                     do { c.mode = try CrashMode(text: mode) } catch {
                         throw crash.error(crash.node("mode"), "faults.crash.mode \(error)")

@@ -10,7 +10,7 @@ import Workload
 /// commits and steps (FoundationDB-style), so a shrunk repro replays with the same stores and verdict. A copy
 /// through SQLite's step loop (backup-api, replace) runs in lockstep: a seeded number of writer transactions
 /// between two copy steps, so its restarts replay too. A crash planned during a step gets a seeded number of
-/// writer turns while the step runs. Other copies (files, commands) run between turns: bugs that need writes
+/// writer turns while the step runs (none when it comes at the step's end, `at_end`). Other copies (files, commands) run between turns: bugs that need writes
 /// racing them are replayed in free mode instead.
 struct TurnsScheduler {
     let engine: ScenarioRunner
@@ -112,7 +112,9 @@ struct TurnsScheduler {
             if !writersLeft, engine.timeline.hasStepsDue(afterWriters: true) { try finishWriters() }
             try engine.sidecars.tick(children: children, writersRunning: writersLeft)
             if let event = engine.timeline.dueStep(commits: commits, seconds: 0, writersRunning: writersLeft) {
-                let concurrentTurns = event.crash == nil ? 0 : Int(random.next() % 9)
+                // A crash at the step's end (`at_end`) gets no turn beside the step: the program runs against the
+                // store as the last turn left it, and the crash finds that state in every run.
+                let concurrentTurns = event.crash == nil || event.crash?.atEnd == true ? 0 : Int(random.next() % 9)
                 context.lockstep = Lockstep(grantTurn: grantTurn, draw: { Int(random.next() % 4) })
                 let holding = event.crash == nil && scenario.faults.rules.contains { $0.whileHeld != nil }
                 let eventContext = context

@@ -117,7 +117,9 @@ struct CopyStepEvent: RunEventKind {
                     reason = "right after \(name) (it never reached page \(page): a clone, a copy of fewer pages, or a strategy without a page loop)"
                 }
             } else {
-                let deadline = Date().addingTimeInterval(whileRunning == nil ? crashPlan.delay : 0)
+                // `at_end`: the crash waits for the program's end (the run's time limit at most); otherwise the
+                // delay, which under `turns` is the seeded turns `whileRunning` gave.
+                let deadline = crashPlan.atEnd == true ? Date.distantFuture : Date().addingTimeInterval(whileRunning == nil ? crashPlan.delay : 0)
                 while child.isRunning, Date() < deadline, now() < scenario.timeLimit, !Interruption.requested { usleep(1_000) }
                 interrupted = child.isRunning
                 reason = interrupted ? "during \(name), \(String(format: "%.3f", now() - start)) s in" : "right after \(name) (it finished before the crash point)"
