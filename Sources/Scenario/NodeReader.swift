@@ -108,6 +108,13 @@ struct NodeReader {
         return value
     }
 
+    /// `choice` for a kind's typed key: the enum's raw values are the allowed words, and the value comes back typed,
+    /// so no caller turns the text into the enum again.
+    mutating func choice<Value: RawRepresentable & CaseIterable>(_ key: String, _ type: Value.Type) throws -> Value?
+    where Value.RawValue == String {
+        try choice(key, Value.allCases.map(\.rawValue)).flatMap(Value.init(rawValue:))
+    }
+
     mutating func mapping(_ key: String) throws -> NodeReader? {
         guard let node = node(key) else { return nil }
         return try NodeReader(node, file: file, context: "\(context).\(key)")

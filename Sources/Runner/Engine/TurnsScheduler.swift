@@ -10,8 +10,8 @@ import Workload
 /// commits and steps (FoundationDB-style), so a shrunk repro replays with the same stores and verdict. A copy
 /// through SQLite's step loop (backup-api, replace) runs in lockstep: a seeded number of writer transactions
 /// between two copy steps, so its restarts replay too. A crash planned during a step gets a seeded number of
-/// writer turns while the step runs (none when it comes at the step's end, `at_end`). Other copies (files, commands) run between turns: bugs that need writes
-/// racing them are replayed in free mode instead.
+/// writer turns while the step runs (none when it comes at the step's end, `at_end`). Other copies (files,
+/// commands) run between turns: bugs that need writes racing them are replayed in free mode instead.
 struct TurnsScheduler {
     let engine: ScenarioRunner
     let history: URL

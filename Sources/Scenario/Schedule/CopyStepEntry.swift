@@ -42,20 +42,20 @@ struct CopyStepEntry: ScheduleEntryKind {
         step.migrateExisting = try r.choice("migrate_existing", ["append", "overwrite"])
         step.atTime = try r.double("at_time", range: 0...86_400)
         var copy = Scenario.Copy()
-        if let coordinator = try r.choice("coordinator", Scenario.Copy.Coordinator.allCases.map(\.rawValue)) {
+        if let coordinator = try r.choice("coordinator", Scenario.Copy.Coordinator.self) {
             // `app`: migratePersistentStore on the app's own coordinator (Runner/Events/InAppMigrateStep.swift).
             guard action == .backup, name == "migrate" else {
                 throw r.error(r.node("coordinator") ?? node, "schedule[\(index)].coordinator is for `backup: migrate` (whose coordinator migrates the store), not `\(key): \(name)`")
             }
-            copy.coordinator = Scenario.Copy.Coordinator(rawValue: coordinator) ?? copy.coordinator
+            copy.coordinator = coordinator
         }
-        if let saves = try r.choice("saves_after_migrate", Scenario.Copy.SavesAfterMigrate.allCases.map(\.rawValue)) {
+        if let saves = try r.choice("saves_after_migrate", Scenario.Copy.SavesAfterMigrate.self) {
             // `fail`: the app removes the copy from its coordinator after migrating (InAppMigrate.swift), which then
             // holds no store, so its later saves fail.
             guard copy.coordinator == .app else {
                 throw r.error(r.node("saves_after_migrate") ?? node, "schedule[\(index)].saves_after_migrate is for `backup: migrate` with `coordinator: app` (the app's own coordinator)")
             }
-            copy.savesAfterMigrate = Scenario.Copy.SavesAfterMigrate(rawValue: saves) ?? copy.savesAfterMigrate
+            copy.savesAfterMigrate = saves
         }
         // A copy whose keys are all defaults has no details, as a step built in code has none.
         if copy != Scenario.Copy() { step.details = .copy(copy) }

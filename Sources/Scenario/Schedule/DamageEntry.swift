@@ -21,7 +21,6 @@ import Yams
 /// `header` its first page (the header and the schema's root), `wal` the `-wal` after its 32-byte header.
 public struct DamageEntry: ScheduleEntryKind {
     public static let kinds = ["bit-flip", "truncate", "zero-page", "drop-attachment", "drop-wal"]
-    public static let places = Scenario.Damage.Place.allCases.map(\.rawValue)
     /// The kinds that damage bytes of one file (and so take `where:`).
     public static let inFile: Set<String> = ["bit-flip", "truncate", "zero-page"]
 
@@ -32,21 +31,26 @@ public struct DamageEntry: ScheduleEntryKind {
     func parse(_ r: inout NodeReader, node: Node, index: Int) throws -> Scenario.Step {
         var kind: String?
         var target: String?
-        var place: String?
+        var place: Scenario.Damage.Place?
         let context = "schedule[\(index)].damage"
         if let value = r.node(key), case .mapping = value {
             var inner = try NodeReader(value, file: r.file, context: context)
             kind = try inner.choice("kind", Self.kinds)
             target = try inner.string("target")
-            place = try inner.choice("where", Self.places)
+            place = try inner.choice("where", Scenario.Damage.Place.self)
             try inner.finish()
         } else {
             kind = try r.choice(key, Self.kinds)
         }
-        for (name, value) in [("target", try r.string("target")), ("where", try r.choice("where", Self.places))] {
-            guard let value else { continue }
-            if (name == "target" ? target : place) != nil { throw r.error(r.node(name), "\(context) gives `\(name)` twice") }
-            if name == "target" { target = value } else { place = value }
+        // Both keys may also sit beside `damage:`; each read before either is checked, as the file is read in order.
+        let (outerTarget, outerPlace) = (try r.string("target"), try r.choice("where", Scenario.Damage.Place.self))
+        if let outerTarget {
+            if target != nil { throw r.error(r.node("target"), "\(context) gives `target` twice") }
+            target = outerTarget
+        }
+        if let outerPlace {
+            if place != nil { throw r.error(r.node("where"), "\(context) gives `where` twice") }
+            place = outerPlace
         }
         guard let kind else { throw r.error(node, "\(context) needs `kind: \(Self.kinds.joined(separator: " | "))`") }
         guard let target else { throw r.error(node, "\(context) needs `target: backup N` (the backup of schedule[N]) or `target: live`") }
@@ -56,7 +60,7 @@ public struct DamageEntry: ScheduleEntryKind {
         if place != nil, !Self.inFile.contains(kind) {
             throw r.error(r.node(key) ?? node, "\(context): `where` is for \(Self.inFile.sorted().joined(separator: ", ")); \(kind) names its file itself")
         }
-        let damage = Scenario.Damage(target: typed, place: Self.inFile.contains(kind) ? place.flatMap(Scenario.Damage.Place.init(rawValue:)) ?? .main : nil)
+        let damage = Scenario.Damage(target: typed, place: Self.inFile.contains(kind) ? place ?? .main : nil)
         var step = Scenario.Step(action: Scenario.Step.Action(rawValue: key), strategy: kind, details: .damage(damage))
         try ScheduleTriggers.read(&r, into: &step, node: node, index: index)
         return step

@@ -13,21 +13,21 @@ struct SidecarActionEntry: ScheduleEntryKind {
 
     func parse(_ r: inout NodeReader, node: Node, index: Int) throws -> Scenario.Step {
         var name: String?
-        var action: String?
+        var action: Scenario.SidecarAction?
         if let value = r.node(key), case .mapping = value {
             var inner = try NodeReader(value, file: r.file, context: "schedule[\(index)].sidecar")
             name = try inner.string("name")
-            action = try inner.choice("action", Self.actions)
+            action = try inner.choice("action", Scenario.SidecarAction.self)
             try inner.finish()
         } else {
             name = try r.string(key)
         }
-        if let own = try r.choice("action", Self.actions) {
+        if let own = try r.choice("action", Scenario.SidecarAction.self) {
             guard action == nil else { throw r.error(r.node("action"), "schedule[\(index)] gives the sidecar's action twice") }
             action = own
         }
         guard let name, !name.isEmpty else { throw r.error(node, "schedule[\(index)].sidecar needs the sidecar's name") }
-        guard let action = action.flatMap(Scenario.SidecarAction.init(rawValue:)) else {
+        guard let action else {
             throw r.error(node, "schedule[\(index)].sidecar needs `action: \(Self.actions.joined(separator: " | "))`")
         }
         var step = Scenario.Step(action: Scenario.Step.Action(rawValue: key), strategy: name, details: .sidecar(action))
