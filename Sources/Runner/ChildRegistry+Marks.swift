@@ -48,6 +48,18 @@ extension ChildRegistry {
         return signalled.count
     }
 
+    /// Waits, at most `seconds`, until none of `pids` and no process carrying `mark` is alive. A SIGKILL is sent at
+    /// once but takes effect only when the process leaves the kernel: one blocked in a call on a FaultFS mount dies
+    /// when that call returns, and until it has exited it can still hold files and folders of its run's scratch
+    /// directory, so a removal of that directory right after the signal could fail and leave it behind (seen once
+    /// in a full suite under load: `CleanupTests`, the dead run's mount gone, its directory still there).
+    static func waitUntilGone(_ pids: [Int32], mark: String, seconds: Double) {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline, pids.contains(where: isAlive) || markedProcesses(mark).contains(where: isAlive) {
+            usleep(5_000)
+        }
+    }
+
     /// A process with at least one thread that is neither a zombie nor dead (a zombie or exiting process still
     /// shows in /proc until reaped; a multithreaded tool, a Go program shutting down, can show its first thread
     /// as a zombie while the others still work). Used for marked processes and for sidecars' groups.

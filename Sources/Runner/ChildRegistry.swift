@@ -64,12 +64,14 @@ public final class ChildRegistry: @unchecked Sendable {
             let file = scratchRoot.appendingPathComponent(name)
             let lines = ((try? String(contentsOf: file, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
             if let runner = lines.first.flatMap({ Int32($0.trimmingCharacters(in: .whitespaces)) }), isLifeboat(runner) { continue }
+            var killed: [Int32] = []
             for line in lines.dropFirst() {
                 guard let pid = Int32(line.trimmingCharacters(in: .whitespaces)), pid > 1, isLifeboat(pid) else { continue }
                 // Children lead their own process groups: the group goes too (a backup script's grandchildren).
-                if kill(-pid, SIGKILL) == 0 || kill(pid, SIGKILL) == 0 { leftovers.processes += 1 }
+                if kill(-pid, SIGKILL) == 0 || kill(pid, SIGKILL) == 0 { leftovers.processes += 1; killed.append(pid) }
             }
             leftovers.processes += signalMarked(mark(forPidFile: file), SIGKILL)
+            waitUntilGone(killed, mark: mark(forPidFile: file), seconds: 10)
             let directory = scratchRoot.appendingPathComponent(String(name.dropLast(".pids".count)))
             leftovers.mounts += FaultFSMount.cleanStaleMounts(under: directory).count
             if FileManager.default.fileExists(atPath: directory.path), (try? FileManager.default.removeItem(at: directory)) != nil {
