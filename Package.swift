@@ -145,7 +145,8 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "ChecksTests",
-            dependencies: ["LifeboatTestSupport", "Checks", "StoreCheck", "StoreModel", "Workload"],
+            dependencies: ["LifeboatTestSupport", "Checks", "StoreCheck", "StoreModel", "Workload",
+                           .product(name: "PropertyBased", package: "swift-property-based"), .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict),
         .testTarget(
             name: "StoreCheckTests",

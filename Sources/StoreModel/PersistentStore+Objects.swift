@@ -96,14 +96,15 @@ extension PersistentStore {
         let manyToMany = entity.relationships.filter { relationship in
             relationship.isToMany && model.entity(named: relationship.destination)?.relationship(named: relationship.inverse)?.isToMany == true
         }
+        let attributeColumns = entity.attributes.filter { $0.name != model.identityAttribute }.map { ($0, StoreLayout.columnName($0.name)) }
         let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
         while let row = try rows.next() {
             guard let idData = row[identity] as Data?, let id = ColumnCoding.uuid(idData) else {
                 throw StoreError.invalidObject("\(entity.name) row \(row["Z_PK"] as Int64? ?? -1) has no identity")
             }
             var object = ManagedObject(entity: entity.name, id: id)
-            for attribute in entity.attributes where attribute.name != model.identityAttribute {
-                let value = try ColumnCoding.decode(row[StoreLayout.columnName(attribute.name)] ?? .null, attribute) { name in
+            for (attribute, column) in attributeColumns {
+                let value = try ColumnCoding.decode(row[column] ?? .null, attribute) { name in
                     (treatingAsMissing.contains(name) ? nil : ExternalDataFiles.read(name, in: files)) ?? placeholderForMissingData.map { $0 + Data(name.utf8) }
                 }
                 if value != .null { object.attributes[attribute.name] = value }
@@ -130,7 +131,9 @@ extension PersistentStore {
         let other = owns ? join.destinationColumn : join.ownerColumn
         let identity = StoreLayout.columnName(model.identityAttribute)
         let sql = "SELECT d.\(identity) FROM \(join.name) j JOIN \(layout.table(relationship.destination)) d ON d.Z_PK = j.\(other) WHERE j.\(mine) = ?"
-        return try Data.fetchAll(db, sql: sql, arguments: [key]).compactMap(ColumnCoding.uuid)
-            .sorted { $0.uuidString < $1.uuidString }
+        // One statement per relationship for the whole read (SQLite compiles it once, not once per object), and
+        // each key's text made once for the sort.
+        return try Data.fetchAll(db.cachedStatement(sql: sql), arguments: [key]).compactMap(ColumnCoding.uuid)
+            .map { ($0.uuidString, $0) }.sorted { $0.0 < $1.0 }.map(\.1)
     }
 }
