@@ -158,7 +158,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "FaultFSTests",
-            dependencies: ["FaultFS", "ChildProcesses", "SeededRandomness", .product(name: "PropertyBased", package: "swift-property-based"),
+            dependencies: ["FaultFS", "ChildProcesses", "SeededRandomness", "LifeboatTestSupport", .product(name: "PropertyBased", package: "swift-property-based"),
                            .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strict),
         .testTarget(

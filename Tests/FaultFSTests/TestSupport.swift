@@ -1,4 +1,5 @@
 import Foundation
+import LifeboatTestSupport
 import Testing
 @testable import FaultFS
 #if canImport(Glibc)
@@ -131,4 +132,4 @@ func runProcess(_ exe: String, _ args: [String]) throws -> (status: Int32, outpu
 }
 
 /// All FUSE mount tests run one after another: each spawns a daemon, and the machine may have 2 cores.
-@Suite(.serialized) struct MountTests {}
+@Suite(.serialized, .ownThread) struct MountTests {}

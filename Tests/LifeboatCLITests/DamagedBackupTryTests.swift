@@ -9,7 +9,7 @@ import Testing
 /// and holds, the refusal not counted as a failed step; a plain copy back restores it silently and is caught by
 /// `restore-detects-damage` on every seed. The correct program's 20 seeds are measured by the command in
 /// docs/recipes.md; this test runs 3 of each.
-@Suite(.serialized) struct DamagedBackupTryTests {
+@Suite(.serialized, .ownThread) struct DamagedBackupTryTests {
     static let scripts = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Scenarios/scripts")
 

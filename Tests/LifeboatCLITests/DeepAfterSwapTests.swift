@@ -12,7 +12,7 @@ import Testing
 /// configured as `DeepSearch.run` configures its walks, but only over each walk's points after the swap: a restore
 /// that ignores a failed removal of the old -wal is caught at that unlink, the tutorial's correct restore holds at
 /// every such point. (The whole search is `TryDeepTests`; docs/performance.md times it.)
-@Suite(.serialized) struct DeepAfterSwapTests {
+@Suite(.serialized, .ownThread) struct DeepAfterSwapTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/Deep")
 

@@ -9,7 +9,7 @@ import Testing
 /// is refused with nothing written. Real runs: a `cp` of the database file alone, idle (held) and with the app's
 /// commits in the -wal (caught: wal-content-carried), under the `turns` scheduler so each seed's run is the same
 /// every time; and a recipe whose tool is not installed (its runs "not run", made without running).
-@Suite(.serialized) struct MatrixShardMergeTests {
+@Suite(.serialized, .ownThread) struct MatrixShardMergeTests {
     static func makeRecipes(in scratch: Scratch) throws -> URL {
         let root = scratch.path("recipes")
         for folder in ["_shared", "cp-db-only", "not-installed"] {

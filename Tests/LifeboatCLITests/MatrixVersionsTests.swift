@@ -10,7 +10,7 @@ import Testing
 /// online backup) and one not installed. Each version is a row; the one that is missing is an environment error
 /// (not run, exit 2), never a finding; the table marks where the finding goes away. The recipe's `expect:` is
 /// about its default version (2.0): 1.0's finding is shown, not held against the recipe.
-@Suite(.serialized) struct MatrixVersionsTests {
+@Suite(.serialized, .ownThread) struct MatrixVersionsTests {
     static func makeProject(in scratch: Scratch) throws -> URL {
         let project = scratch.path("project")
         let tools = project.appendingPathComponent("Scenarios/tools")

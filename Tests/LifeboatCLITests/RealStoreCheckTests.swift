@@ -7,7 +7,7 @@ import Testing
 
 /// `lifeboat check` on stores Core Data wrote: clean, and truly read-only (no byte changed, no file created or
 /// removed in the store's folder) on a writable folder, a read-only folder and a read-only file system.
-@Suite(.serialized) struct RealStoreCheckTests {
+@Suite(.serialized, .ownThread) struct RealStoreCheckTests {
     @Test(arguments: RealStoreFixtures.names)
     func checkIsCleanAndChangesNothing(_ fixture: String) async throws {
         let scratch = try Scratch("real-check")

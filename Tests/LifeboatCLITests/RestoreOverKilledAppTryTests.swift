@@ -11,7 +11,7 @@ import Testing
 /// (`LIFEBOAT_RESTORE_WAL_REMOVAL=late`), equals the backup when it reports success, but the crash brings the old -wal back: caught by
 /// `restore-durable` on every seed, with the lost unlink of the -wal as the cause; a copy over the database that
 /// leaves the -wal is caught at once, by `restore-equals-backup`.
-@Suite(.serialized) struct RestoreOverKilledAppTryTests {
+@Suite(.serialized, .ownThread) struct RestoreOverKilledAppTryTests {
     /// `restore` is a script of Scenarios/scripts, or (with a slash) a path; `environment`, assignments before it.
     static func tryProgram(restore: String, environment: String = "", name: String) async throws -> (Int32, ToolMatrix.Result) {
         let scratch = try Scratch(name)

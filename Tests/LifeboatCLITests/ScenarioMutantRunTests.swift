@@ -7,7 +7,7 @@ import Testing
 /// A small sample of scenario mutants run for real through the `lifeboat` executable: each ends with exit 0, 1
 /// or 2 (with a message when it is not 0) within a bound, and the mutant file is left as it was. The parse of
 /// hundreds of mutants is ScenarioMutationProperties; `scripts/fuzz-scenarios.py` runs a thousand.
-@Suite(.serialized) struct ScenarioMutantRunTests {
+@Suite(.serialized, .ownThread) struct ScenarioMutantRunTests {
     static let scenarios = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Scenarios")
 

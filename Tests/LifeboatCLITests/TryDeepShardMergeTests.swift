@@ -14,7 +14,7 @@ import Testing
 /// counts what the writer had committed when the backup began, a number that differs between two identical runs,
 /// sharded or not: a `cp` that exits 0 says "20 were acknowledged" in one run and "21" in the next. A careful
 /// program that holds at every point compared equal too, over 53 points, in a test four times as long.)
-@Suite(.serialized) struct TryDeepShardMergeTests {
+@Suite(.serialized, .ownThread) struct TryDeepShardMergeTests {
     static let script = """
         cp "$LIFEBOAT_STORE" "$LIFEBOAT_BACKUP_DIR/"
         echo "cannot write the manifest" >&2

@@ -12,7 +12,7 @@ import Testing
 /// probe, then the walk of the persistence points to its first failing N), is shrunk with a small budget: the
 /// repro is smaller than the search's, says what was shrunk, and `lifeboat replay --times 3` gives the same
 /// invariant 3 of 3 times with the fault on the same kind of call on the same class of file.
-@Suite(.serialized) struct TryDeepShrinkTests {
+@Suite(.serialized, .ownThread) struct TryDeepShrinkTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/Deep")
 

@@ -5,7 +5,7 @@ import Testing
 
 /// `lifeboat try --deep` on the naive programs of `Tests/Fixtures/Deep` (issue 29): each is caught with the
 /// program's call named and a repro, within a budget that keeps the test short; bad input exits 2.
-@Suite(.serialized) struct TryDeepTests {
+@Suite(.serialized, .ownThread) struct TryDeepTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/Deep")
 

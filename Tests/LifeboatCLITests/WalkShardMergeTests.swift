@@ -7,7 +7,7 @@ import Testing
 /// `lifeboat walk --shard K/N` and `lifeboat report merge`: each shard walks its Ns until its own first N that fires
 /// nothing; merged, the rows past the first such N of all are dropped and every N up to it is required, so the
 /// pages are those of one unsharded walk. A writer's three commits under `turns`, the walk over the -wal's fsyncs.
-@Suite(.serialized) struct WalkShardMergeTests {
+@Suite(.serialized, .ownThread) struct WalkShardMergeTests {
     @Test func aWalkInTwoShardsMergesIntoTheWalkOfOneRun() async throws {
         let scratch = try Scratch("walk-shards")
         let file = scratch.path("s.yaml")

@@ -8,7 +8,7 @@ import Testing
 /// The drills written from the source articles' claims (moves the run follows; the app's options on an
 /// incompatible store) show their claim in their evidence, not only in their expected verdict, which
 /// `DrillTests` checks for every drill.
-@Suite(.serialized) struct ArticleDrillTests {
+@Suite(.serialized, .ownThread) struct ArticleDrillTests {
     static func run(_ name: String) throws -> RunResult {
         let scratch = try Scratch("article-drill")
         let file = DrillTests.scenarios.appendingPathComponent(name)

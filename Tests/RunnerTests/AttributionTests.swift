@@ -9,7 +9,7 @@ import Testing
 /// Who lost what, on real runs: a careful backup program is never blamed for what the app itself loses in a
 /// power cut, a restore is judged against the backup it was given, and a stored record judges to the verdicts
 /// the run reported.
-@Suite(.serialized) struct AttributionTests {
+@Suite(.serialized, .ownThread) struct AttributionTests {
     static func run(_ name: String, seed: UInt64, scratch: Scratch) throws -> (RunResult, RunDirectory) {
         let file = DrillTests.scenarios.appendingPathComponent(name)
         var scenario = try ScenarioParser.parse(file: file)

@@ -6,7 +6,7 @@ import Testing
 
 /// A runner stopped in the middle of a FaultFS run leaves nothing behind: on SIGINT it cleans up itself, and
 /// after SIGKILL the next run does: no mount, no writer, no scratch directory.
-@Suite(.serialized) struct CleanupTests {
+@Suite(.serialized, .ownThread) struct CleanupTests {
     static func mounts(under url: URL) -> Int {
         ((try? String(contentsOfFile: "/proc/mounts", encoding: .utf8)) ?? "").split(separator: "\n")
             .filter { $0.contains(url.path) }.count

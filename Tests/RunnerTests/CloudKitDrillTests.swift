@@ -7,7 +7,7 @@ import Testing
 
 /// Every CloudKit drill in Scenarios/cloudkit shows the verdict it expects (docs/cloudkit.md), on its own seed;
 /// `scripts/cloudkit-seeds.sh` runs them over ten.
-@Suite(.serialized) struct CloudKitDrillTests {
+@Suite(.ownThread) struct CloudKitDrillTests {
     static let directory = DrillTests.scenarios.appendingPathComponent("cloudkit")
 
     static var drills: [String] {

@@ -11,7 +11,7 @@ import Testing
 /// sizes, and in two shards merged through `CrashStateRows.merge` (what `lifeboat report merge` runs), gives the
 /// same crash-states.json apart from times, every state the same verdict in the same order, and the same counts
 /// in the run's report.
-@Suite(.serialized) struct CrashStateParallelTests {
+@Suite(.serialized, .ownThread) struct CrashStateParallelTests {
     /// The summary as JSON with its times and durations zeroed (they are the only fields allowed to differ).
     func timeless(_ summary: CrashStateEnumerator.Summary) throws -> String {
         var summary = summary

@@ -22,7 +22,7 @@ import Testing
 /// CI runs the cases in `ciCases` (about 90 s together, measured in docs/performance.md); the whole list runs in
 /// `scripts/reductions-check.sh`, whose figures are in docs/performance.md ("The reductions against the full
 /// enumeration").
-@Suite(.serialized) struct CrashStateReductionTests {
+@Suite(.serialized, .ownThread) struct CrashStateReductionTests {
     /// Every drill where `crash-states --compare-reductions` applies (relative to Scenarios/).
     static let applicable: [String] = [
         "backup-durable.yaml", "backup-not-durable.yaml", "careful-backup-power-cut.yaml", "crash-durable.yaml",

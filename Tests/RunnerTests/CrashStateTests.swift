@@ -9,7 +9,7 @@ import Testing
 
 /// Crash states from the op log: SQLite at synchronous=FULL recovers every one of them to a valid prefix with
 /// every acknowledged transaction; under a drive whose fsync lies, states lose acknowledged transactions.
-@Suite(.serialized) struct CrashStateTests {
+@Suite(.serialized, .ownThread) struct CrashStateTests {
     func scenario(_ name: String) throws -> Scenario {
         var scenario = try ScenarioParser.parse(file: DrillTests.scenarios.appendingPathComponent(name))
         scenario.writers.transactions = 40
@@ -84,7 +84,7 @@ import Testing
 
 /// Crash states of a run with a restore: from the restore's start on, the backup it restores is a right state (a
 /// restore rolls the store back on purpose); once it has reported success, only that backup is.
-@Suite(.serialized) struct CrashStateRestoreTests {
+@Suite(.serialized, .ownThread) struct CrashStateRestoreTests {
     /// A correct restore (copied, synced, renamed, the folder synced) is not reported as lost commits at the end of
     /// the log, where the enumerator used to hold the restored store to every commit acknowledged before it.
     @Test func aCorrectRestoreIsNotReportedAsLostCommits() throws {

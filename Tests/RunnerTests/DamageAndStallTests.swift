@@ -9,7 +9,7 @@ import Testing
 /// The `damage` entry and the writers' commit latency, run for real (issue 30, points 1 and 3): the damage is
 /// drawn from the seed, recorded with its bytes, and the same seed damages the same bytes again; a backup that
 /// holds the write lock for 2 s shows a stall of about that length during its window, and a reading copy none.
-@Suite(.serialized) struct DamageAndStallTests {
+@Suite(.serialized, .ownThread) struct DamageAndStallTests {
     static func run(_ yaml: String, name: String) throws -> RunRecord { try runWithReports(yaml, name: name).0 }
 
     /// The run's record and its report.md (read here: the scratch folder goes when `Scratch` does).

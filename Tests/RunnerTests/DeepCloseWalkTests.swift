@@ -9,7 +9,7 @@ import Testing
 /// probe, configured as `DeepSearch.run` configures its fault walks: a program that ignores a failed close or stops on
 /// it holds at every close, one that reacts by deleting the previous backup or changing the live store is caught.
 /// Only this walk runs (the whole search is `TryDeepTests`), so each program costs its probe and its closes.
-@Suite(.serialized) struct DeepCloseWalkTests {
+@Suite(.serialized, .ownThread) struct DeepCloseWalkTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/Deep")
 

@@ -10,7 +10,7 @@ import Testing
 /// that one point is stopped at its run's time limit, named hung with the write its fault fired on, its processes
 /// and its FaultFS volume gone, and every other point is still searched (the search is complete, not cut short
 /// with an error).
-@Suite(.serialized) struct DeepHungPointTests {
+@Suite(.serialized, .ownThread) struct DeepHungPointTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/Deep")
 

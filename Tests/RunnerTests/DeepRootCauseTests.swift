@@ -11,7 +11,7 @@ import Testing
 /// DELETE mode straight to its name loses its journal's unlink (SQLite's fix: `PRAGMA synchronous=EXTRA`), one that
 /// fsyncs its file and renames it loses the rename, a restore that never syncs loses everything it did; and when
 /// only a tool the script ran made the lost calls (sqlite3, cp, mv), the cause says so.
-@Suite(.serialized) struct DeepRootCauseTests {
+@Suite(.serialized, .ownThread) struct DeepRootCauseTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/Deep")
 

@@ -8,7 +8,7 @@ import Testing
 
 /// The device drills on one seed (scripts/device-drills.sh runs ten): a torn crash at each -wal write loses an
 /// acknowledged transaction on a 512-byte disk without powersafe overwrite, and never on a 4 KiB atomic SSD.
-@Suite(.serialized) struct DeviceDrillTests {
+@Suite(.serialized, .ownThread) struct DeviceDrillTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     func walk(_ profile: String, stopAtFailure: Bool) throws -> FaultWalk.State {

@@ -7,7 +7,7 @@ import Testing
 
 /// Every drill that ships in Scenarios/ still shows the verdict it expects: a pitfall drill that stops
 /// demonstrating its pitfall fails here, and so does a correct strategy that starts failing.
-@Suite(.serialized) struct DrillTests {
+@Suite(.ownThread) struct DrillTests {
     static let scenarios = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Scenarios")
 
@@ -69,7 +69,7 @@ import Testing
 
 /// No false alarms: the correct strategies under crash faults hold every invariant, seed after seed (a CI-sized
 /// subset here; `scripts/trust.sh 50` runs fifty).
-@Suite(.serialized) struct TrustTests {
+@Suite(.serialized, .ownThread) struct TrustTests {
     @Test func correctStrategiesUnderCrashFaultsRaiseNoAlarm() throws {
         let scratch = try Scratch("trust")
         var scenario = try ScenarioParser.parse(file: DrillTests.scenarios.appendingPathComponent("trust-crash.yaml"))

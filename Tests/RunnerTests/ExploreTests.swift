@@ -8,7 +8,7 @@ import Testing
 
 /// Explore finds each bug of the catalog, shrinks it and hands back a repro that replays; on the correct
 /// strategies, the same budget finds nothing. The turns scheduler replays the same stores from the same seed.
-@Suite(.serialized) struct ExploreTests {
+@Suite(.serialized, .ownThread) struct ExploreTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     func settings(_ scratch: Scratch) -> ScenarioRunner.Settings {

@@ -7,7 +7,7 @@ import Testing
 
 /// ENOSPC while a writer writes an attachment's interim file: Core Data raises an exception there and the app
 /// aborts, so the writer process ends (status 134) and the transaction stays an unacknowledged intent.
-@Suite(.serialized) struct ExternalDataAbortTests {
+@Suite(.serialized, .ownThread) struct ExternalDataAbortTests {
     @Test func enospcOnAnInterimFileEndsTheWriterWithoutAnAck() throws {
         let scratch = try Scratch("interim-enospc")
         let scenario = try ScenarioParser.parse(yaml: """

@@ -8,7 +8,7 @@ import Testing
 
 /// The fault walk on a tiny store under the turns scheduler: a correct strategy holds at every N; a backup
 /// script that never syncs fails from the first N after it reported success, and that N's repro replays.
-@Suite(.serialized) struct FaultWalkTests {
+@Suite(.serialized, .ownThread) struct FaultWalkTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     func settings(_ scratch: Scratch) -> ScenarioRunner.Settings {

@@ -12,7 +12,7 @@ import Workload
 
 /// Crash states of a store's first commits (`store: {fresh: true}`) and B15's state, a main file shorter than
 /// one page beside a -wal holding committed frames (https://github.com/tursodatabase/turso/pull/4899).
-@Suite(.serialized) struct FreshStoreCrashStateTests {
+@Suite(.serialized, .ownThread) struct FreshStoreCrashStateTests {
     func settings(_ scratch: Scratch) -> ScenarioRunner.Settings {
         ScenarioRunner.Settings(reportsRoot: scratch.path("reports"), scratchRoot: scratch.path("scratch"))
     }
@@ -139,7 +139,7 @@ import Workload
 
 /// A run that starts with no store: the writers create it together, readers wait for it, backups compare their
 /// metadata with the store the writers made, and a restore gives it back.
-@Suite(.serialized) struct FreshStoreRunTests {
+@Suite(.serialized, .ownThread) struct FreshStoreRunTests {
     @Test func writersCreateTheStoreTogetherAndEveryCheckFindsIt() throws {
         let scratch = try Scratch("fresh-run")
         let scenario = try ScenarioParser.parse(yaml: """

@@ -11,7 +11,7 @@ import Testing
 /// treats the EIO as fatal to its copy (copies again) holds it; the one that treats it as fatal to itself reports
 /// the failure (backup-completes) and claims no backup. Without the setting the retry would persist the data, so
 /// the same retrying program holds: the setting is what catches it.
-@Suite(.serialized) struct FsyncFailureDrillTests {
+@Suite(.serialized, .ownThread) struct FsyncFailureDrillTests {
     static let retry = DrillTests.scenarios.appendingPathComponent("fsync-retry-after-eio.yaml")
 
     static func run(mode: String, semantics: Scenario.FsyncFailure?) throws -> [String: Verdict.Status] {

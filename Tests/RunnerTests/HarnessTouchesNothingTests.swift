@@ -13,7 +13,7 @@ import Testing
 ///
 /// Drills: the FaultFS ones with backups on the volume or a crash after a restore, and three `cp -a` tool recipes
 /// (about a minute in all; `scripts/harness-touches-nothing.sh` runs every FaultFS drill and recipe).
-@Suite(.serialized) struct HarnessTouchesNothingTests {
+@Suite(.serialized, .ownThread) struct HarnessTouchesNothingTests {
     static let drills = [
         "backup-not-durable.yaml", "restore-script-syncs.yaml", "crash-during-restore.yaml", "bugs/copy-no-sync.yaml",
         "tools/cp-a/crash-during-backup.yaml", "tools/cp-a/crash-after-restore.yaml", "tools/cp-a/restore-over-killed-app.yaml",
@@ -79,7 +79,7 @@ import Testing
 
 /// A durability finding names its cause from the op log: the backup's entries the crash dropped, the process
 /// that made them, the directory fsync that never came, and that the backup is missing (not "not a store").
-@Suite(.serialized) struct CrashCauseTests {
+@Suite(.serialized, .ownThread) struct CrashCauseTests {
     @Test func backupNotDurableSaysWhichEntryWasLostAndThatTheBackupIsMissing() throws {
         let scratch = try Scratch("cause")
         let file = DrillTests.scenarios.appendingPathComponent("backup-not-durable.yaml")

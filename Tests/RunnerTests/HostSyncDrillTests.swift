@@ -10,7 +10,7 @@ import Testing
 /// per invariant and meet its expectation both times. CI runs a representative subset (a crash with
 /// keep-none, fsync lies, a backup whose durability the crash judges); `scripts/host-sync-drills.sh` sets
 /// LIFEBOAT_HOST_SYNC_DRILLS=all to run every shipped FaultFS drill (Scenarios/*.yaml and Scenarios/devices/).
-@Suite(.serialized) struct HostSyncDrillTests {
+@Suite(.serialized, .ownThread) struct HostSyncDrillTests {
     static let root = DrillTests.scenarios
 
     static var drills: [String] {

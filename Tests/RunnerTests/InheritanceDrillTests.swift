@@ -7,7 +7,7 @@ import Testing
 
 /// The drill on a store with entity inheritance (`Scenarios/inheritance.yaml`): the writers really change objects
 /// of the sub-entities, which share their root's table, and every invariant holds over seeds.
-@Suite(.serialized) struct InheritanceDrillTests {
+@Suite(.serialized, .ownThread) struct InheritanceDrillTests {
     @Test func writersChangeSubentitiesAndEveryInvariantHolds() throws {
         let scratch = try Scratch("inheritance-drill")
         let file = DrillTests.scenarios.appendingPathComponent("inheritance.yaml")

@@ -6,7 +6,7 @@ import Testing
 
 /// SIGINT reaches the runner while it waits on a step of the schedule left after a crash: the step is
 /// killed and `lifeboat run` exits 130 at once, not when the step would have ended.
-@Suite(.serialized) struct InterruptAfterCrashTests {
+@Suite(.serialized, .ownThread) struct InterruptAfterCrashTests {
     @Test func SIGINTDuringTheScheduleAfterACrashExits130Promptly() throws {
         let scratch = try Scratch("interrupt-after-crash")
         let scenario = scratch.path("sleepy.yaml")

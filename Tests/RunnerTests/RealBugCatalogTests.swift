@@ -8,7 +8,7 @@ import Testing
 /// The real-bug catalog (Scenarios/real-bugs): every scenario shows what it expects on one seed (a bug scenario
 /// its violation, a correct counterpart no alarm), as CI runs the catalog; `lifeboat run Scenarios/real-bugs
 /// --seeds 1-3 --catalog docs/real-bugs.md` measures three seeds and writes the document.
-@Suite(.serialized) struct RealBugCatalogTests {
+@Suite(.ownThread) struct RealBugCatalogTests {
     static let folder = DrillTests.scenarios.appendingPathComponent("real-bugs")
 
     static var scenarios: [String] {

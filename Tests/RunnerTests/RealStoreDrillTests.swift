@@ -7,7 +7,7 @@ import Testing
 
 /// Drills on a user's own store (`store: {from: ...}`): writers derived from the store's layout, backups, a
 /// restore, and every invariant, on a store Core Data wrote.
-@Suite(.serialized) struct RealStoreDrillTests {
+@Suite(.serialized, .ownThread) struct RealStoreDrillTests {
     /// The shipped drill on the Xcode Server fixture holds every invariant seed after seed (a CI-sized load: 40
     /// transactions per writer), and its fixture is only read.
     @Test func realStoreDrillHoldsOnTenSeeds() throws {

@@ -9,7 +9,7 @@ import Testing
 /// reproduced"): EIO on each `-wal` write of one writer (three inserts, turns) over a `replace` backup held on the
 /// volume gave a backup with a missing index entry at N=1 and `Z_MAX` below a `Z_PK` at N=9. It holds at every N
 /// through N=10 here, with checks that read private copies; `scripts/` is not needed to see it (about 15 s).
-@Suite(.serialized) struct ReplaceWalkTests {
+@Suite(.serialized, .ownThread) struct ReplaceWalkTests {
     @Test func replaceUnderEIOOnTheWriterWALHoldsThroughTheReportedNs() throws {
         let scratch = try Scratch("walk-replace")
         let file = scratch.path("walk-replace.yaml")

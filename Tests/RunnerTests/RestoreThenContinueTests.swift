@@ -12,7 +12,7 @@ import Workload
 /// program that keeps handing out what it saw before the restore (the replication position of Litestream issue
 /// 781, in its plainest form) is caught on the second round; a correct one holds; the rounds' objects never
 /// share an identity.
-@Suite(.serialized) struct RestoreThenContinueTests {
+@Suite(.serialized, .ownThread) struct RestoreThenContinueTests {
     /// Two rounds: a backup while the writers commit, a restore once they are done (it takes the store back to
     /// the backup: the commits after it are undone, as the new round's history must say), the writers go on, a
     /// second backup once they are done, a second restore. `backup` is the command line of both backups.

@@ -6,7 +6,7 @@ import Scenario
 import Testing
 
 /// Fault rules scoped to one process (`actor:`) or to the time a sidecar runs (`while_sidecar:`), on FaultFS.
-@Suite(.serialized) struct ScopedFaultTests {
+@Suite(.serialized, .ownThread) struct ScopedFaultTests {
     @Test func anActorRuleFailsOnlyThatWritersCalls() throws {
         let (result, _, _) = try TimelineEventTests.run("""
             name: actor-rule

@@ -8,7 +8,7 @@ import Testing
 /// Sidecars run beside the writers: started and stopped by the runner (SIGTERM, then SIGKILL after the grace),
 /// with the tools' variables, their output in the run directory and the report; a crash kills them and whatever
 /// they started, even a process that left their process group.
-@Suite(.serialized) struct SidecarTests {
+@Suite(.serialized, .ownThread) struct SidecarTests {
     static func alive(_ pid: Int32) -> Bool {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else { return false }
         return stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).first != "Z"

@@ -8,7 +8,7 @@ import Testing
 /// The timeline's store activity is measured from the op log of a FaultFS run: the -wal's length grows with the
 /// commits and drops when a truncating checkpoint resets it, checkpoints are marked, and a program's fsyncs are
 /// marked with its step's name while the writers' own are only counted.
-@Suite(.serialized) struct StoreActivityTests {
+@Suite(.serialized, .ownThread) struct StoreActivityTests {
     @Test func theOpLogGivesTheWalLengthCheckpointsAndTheProgramsFsyncs() throws {
         let scratch = try Scratch("store-activity")
         let scenario = try ScenarioParser.parse(yaml: """

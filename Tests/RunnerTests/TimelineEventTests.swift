@@ -10,7 +10,7 @@ import Workload
 /// The event kinds beside backups and restores, run for real: a checkpoint and a vacuum from their own
 /// connection, a bulk delete the oracle holds the store to, a sidecar killed and restarted, the writers paused
 /// and resumed, an entry during a backup; under both schedulers.
-@Suite(.serialized) struct TimelineEventTests {
+@Suite(.serialized, .ownThread) struct TimelineEventTests {
     /// Runs the scenario; the scratch comes back too, since the run directory lives in it.
     static func run(_ yaml: String, name: String) throws -> (RunResult, RunDirectory, Scratch) {
         let scratch = try Scratch(name)
@@ -191,7 +191,7 @@ import Workload
 
 /// `connections-agree`: writers and readers that keep their connections across a restore must all see the
 /// restored store; a restore that renames a new file over the store splits them.
-@Suite(.serialized) struct ConnectionsAgreeTests {
+@Suite(.serialized, .ownThread) struct ConnectionsAgreeTests {
     static func scenario(restore: String) -> String {
         """
         name: connections

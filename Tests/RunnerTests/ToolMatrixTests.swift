@@ -8,7 +8,7 @@ import Testing
 /// `lifeboat matrix` on a small directory of its own: one recipe (a user's `cp` of the database file only) in two
 /// situations, one that holds and one that loses the -wal; the table, the JSON, the HTML, the tool version, and a
 /// repro that replays the finding.
-@Suite(.serialized) struct ToolMatrixTests {
+@Suite(.serialized, .ownThread) struct ToolMatrixTests {
     static func makeRecipes(in scratch: Scratch) throws -> URL {
         let root = scratch.path("recipes")
         let recipe = root.appendingPathComponent("cp-db-only")

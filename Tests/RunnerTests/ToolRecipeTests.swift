@@ -8,7 +8,7 @@ import Testing
 /// The real-tool recipes in Scenarios/tools: every recipe runs here, the tool itself and unchanged, in one
 /// situation with one seed, and shows the verdict its scenario expects (what `lifeboat matrix` measured for it;
 /// docs/real-tools.md has every situation over three seeds).
-@Suite(.serialized) struct ToolRecipeTests {
+@Suite(.serialized, .ownThread) struct ToolRecipeTests {
     static let tools = DrillTests.scenarios.appendingPathComponent("tools")
 
     /// The situation each recipe is tested in: one whose verdict held over every seed the matrix ran.
