@@ -257,7 +257,7 @@ public struct Scenario: Sendable, Equatable, Codable {
         public var after: Int?
         public var probability: Double?
         /// What happens to a matching call (`FaultAction.Kind` lists the kinds; its text is the file's `action:`).
-        public var action = FaultAction.errno("EIO")
+        public var action = FaultAction.errno(.EIO)
         /// Arm the rule only while this step runs (index in `schedule`), or from the start when nil.
         public var duringStep: Int?
         /// Only calls of the run's children whose name matches this glob (`writer-1`, `sidecar-litestream`,
