@@ -530,7 +530,7 @@ public struct DeepSearch {
         var scenario = target.base
         var crash = Scenario.Crash()
         crash.duringStep = target.step
-        crash.atEnd = true
+        crash.moment = .atEnd
         crash.mode = mode
         scenario.faults.crash = crash
         return scenario
