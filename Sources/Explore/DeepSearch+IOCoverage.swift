@@ -9,10 +9,11 @@ import Foundation
 /// with why). "Held at every point" then says what it was held against, and what was never tried.
 /// CM-IOCov (SYSTOR 2025) counts syscall return classes the same way.
 extension DeepSearch {
-    /// One cell: a kind of call and an answer to it.
+    /// One cell: a kind of call and an answer to it. `op` and `answer` are written as their names ("write",
+    /// "EIO"), as `deep.json` has always had them.
     public struct IOCell: Sendable, Codable, Equatable {
-        public var op: String
-        public var answer: String
+        public var op: FaultOp
+        public var answer: IOAnswer
         /// "met", "faulted", "not tried" or "unreachable".
         public var status: String
         /// Calls answered so: the probe's count for success, the points a walk faulted otherwise.
@@ -21,29 +22,79 @@ extension DeepSearch {
         public var reason: String?
     }
 
+    /// An answer a local Linux file system can give a call: the table's columns. Its text (`description`, and its
+    /// `Codable` form) is the column's name: "success", "short", the errno's name ("EIO") or "fsync-fail-clean"
+    /// (the fault action's own name).
+    public enum IOAnswer: Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
+        case success
+        /// A short transfer.
+        case short
+        /// One of `errnos`.
+        case errno(Errno)
+        /// An fsync that fails and gives the file's unsynced data up.
+        case fsyncFailClean
+
+        /// The errnos a local file system gives these calls, in the table's order.
+        public static let errnos: [Errno] = [.EIO, .ENOSPC, .EDQUOT, .EROFS, .EINTR]
+
+        /// The answers, in the table's order.
+        public static var allCases: [IOAnswer] { [.success, .short] + errnos.map { .errno($0) } + [.fsyncFailClean] }
+
+        public var description: String {
+            switch self {
+            case .success: "success"
+            case .short: "short"
+            case .errno(let errno): errno.rawValue
+            case .fsyncFailClean: FaultAction.Kind.fsyncFailClean.rawValue
+            }
+        }
+
+        /// The answer named so, or nil for a name that is not a column.
+        public init?(name: String) {
+            guard let answer = Self.allCases.first(where: { $0.description == name }) else { return nil }
+            self = answer
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.singleValueContainer()
+            let name = try c.decode(String.self)
+            guard let answer = IOAnswer(name: name) else {
+                throw DecodingError.dataCorruptedError(in: c, debugDescription:
+                    "an answer must be one of \(Self.allCases.map(\.description).joined(separator: ", ")), not '\(name)'")
+            }
+            self = answer
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.singleValueContainer()
+            try c.encode(description)
+        }
+    }
+
     /// The answers, in the table's order.
-    public static let ioAnswers = ["success", "short", "EIO", "ENOSPC", "EDQUOT", "EROFS", "EINTR", failedFsync]
-    /// The answer of an fsync that fails and gives its unsynced data up: the fault action's own name.
-    static let failedFsync = FaultAction.Kind.fsyncFailClean.rawValue
+    public static let ioAnswers = IOAnswer.allCases
     /// The kinds of call the table has a row for (when the program made any): the probe's, but its opens, which
     /// it counts on the store's files only, for the interleavings.
-    static let ioOps = ["write", "copy_file_range", "fsync", "fsyncdir", "rename", "unlink", "rmdir", "flush"]
+    static let ioOps: [FaultOp] = [.write, .copyFileRange, .fsync, .fsyncdir, .rename, .unlink, .rmdir, .flush]
+
+    /// The key of a (call, answer) pair in a walk's `faulted` counts and the plan's pairs: "write EIO".
+    public static func ioKey(_ op: String, _ answer: IOAnswer) -> String { op + " " + answer.description }
 
     /// Why no local Linux file system gives `answer` to `op`; nil when one can.
-    static func unreachable(_ op: String, _ answer: String) -> String? {
-        let data = ["write", "copy_file_range"]
+    static func unreachable(_ op: FaultOp, _ answer: IOAnswer) -> String? {
+        let data: [FaultOp] = [.write, .copyFileRange]
         switch answer {
-        case "success", "EIO": return nil
-        case "short": return data.contains(op) ? nil : "no byte count to cut short"
-        case "ENOSPC", "EDQUOT":
-            if data.contains(op) || op == "fsync" { return nil }
+        case .success, .errno(.EIO): return nil
+        case .short: return data.contains(op) ? nil : "no byte count to cut short"
+        case .errno(.ENOSPC), .errno(.EDQUOT):
+            if data.contains(op) || op == .fsync { return nil }
             return "allocates no data block (delayed allocation reports a full disk at the write or the fsync)"
-        case "EROFS":
-            if data.contains(op) || ["rename", "unlink", "rmdir"].contains(op) { return nil }
+        case .errno(.EROFS):
+            if data.contains(op) || [.rename, .unlink, .rmdir].contains(op) { return nil }
             return "changes nothing on disk by itself: a file system gone read-only answers it with EIO"
-        case "EINTR": return "a call on a local file is not interrupted by a signal (EINTR comes from network file systems)"
-        case failedFsync: return op == "fsync" ? nil : "only an fsync of a file gives its unsynced data up"
-        default: return "not an answer of this table"
+        case .errno(.EINTR): return "a call on a local file is not interrupted by a signal (EINTR comes from network file systems)"
+        case .fsyncFailClean: return op == .fsync ? nil : "only an fsync of a file gives its unsynced data up"
+        case .errno: return "not an answer of this table"
         }
     }
 
@@ -51,12 +102,13 @@ extension DeepSearch {
     /// names as such (SQLite's syncs are fdatasync), and is the same row.
     public static func ioOp(ofHit op: String) -> String { op == "fdatasync" ? "fsync" : op }
 
-    /// The table's answer class of a walk's action; nil for a crash or a hold (no answer to the call).
-    public static func ioAnswer(of action: FaultAction) -> String? {
+    /// The table's answer class of a walk's action; nil for a crash or a hold (no answer to the call), or an errno
+    /// the table has no column for.
+    public static func ioAnswer(of action: FaultAction) -> IOAnswer? {
         switch action {
-        case .errno(let name): ioAnswers.contains(name) ? name : nil
-        case .shortWrite: "short"
-        case .fsyncFailClean: failedFsync
+        case .errno(let errno): IOAnswer.errnos.contains(errno) ? .errno(errno) : nil
+        case .shortWrite: .short
+        case .fsyncFailClean: .fsyncFailClean
         default: nil
         }
     }
@@ -68,7 +120,7 @@ extension DeepSearch {
         var planned: [String: Set<String>] = [:]
         for walk in summary.walks {
             guard let answer = ioAnswer(of: walk.action) else { continue }
-            for op in walk.ops { planned[base(walk.program), default: []].insert(op + " " + answer) }
+            for op in walk.ops { planned[base(walk.program), default: []].insert(ioKey(op, answer)) }
         }
         var tables: [String: [IOCell]] = [:]
         for (program, calls) in summary.calls where !program.contains("+") {
@@ -82,18 +134,18 @@ extension DeepSearch {
     /// covers (a planned one not faulted was cut by the budget).
     public static func ioCoverage(calls: [String: Int], faulted: [String: Int], planned: Set<String>) -> [IOCell] {
         var cells: [IOCell] = []
-        for op in ioOps where (calls[op] ?? 0) > 0 {
+        for op in ioOps where (calls[op.rawValue] ?? 0) > 0 {
             for answer in ioAnswers {
-                let key = op + " " + answer
-                if answer == "success" {
-                    cells.append(IOCell(op: op, answer: answer, status: "met", calls: calls[op] ?? 0, reason: nil))
+                let key = ioKey(op.rawValue, answer)
+                if answer == .success {
+                    cells.append(IOCell(op: op, answer: answer, status: "met", calls: calls[op.rawValue] ?? 0, reason: nil))
                 } else if let why = unreachable(op, answer) {
                     cells.append(IOCell(op: op, answer: answer, status: "unreachable", calls: 0, reason: why))
                 } else if let points = faulted[key], points > 0 {
                     cells.append(IOCell(op: op, answer: answer, status: "faulted", calls: points, reason: nil))
                 } else {
                     let reason = planned.contains(key) ? "its walk did not run (the budget, or an interruption)"
-                        : key == "copy_file_range short" ? "FaultFS cannot cut a copy_file_range short (short-write acts on write)"
+                        : op == .copyFileRange && answer == .short ? "FaultFS cannot cut a copy_file_range short (short-write acts on write)"
                         : "no walk of the search gives it"
                     cells.append(IOCell(op: op, answer: answer, status: "not tried", calls: 0, reason: reason))
                 }

@@ -50,11 +50,11 @@ extension DeepSearch {
             // tried, or unreachable (no such answer to such a call).
             lines += ["", "## Input/output coverage", "", ioShare(tables) + ".", ""]
             for (program, cells) in tables.sorted(by: { $0.key < $1.key }) {
-                lines += ["| \(program) | " + ioAnswers.joined(separator: " | ") + " |", "|---|" + ioAnswers.map { _ in "---|" }.joined()]
+                lines += ["| \(program) | " + ioAnswers.map(\.description).joined(separator: " | ") + " |", "|---|" + ioAnswers.map { _ in "---|" }.joined()]
                 for op in ioOps {
                     let row = cells.filter { $0.op == op }
                     guard !row.isEmpty else { continue }
-                    lines.append("| \(op) | " + ioAnswers.map { answer in
+                    lines.append("| \(op.rawValue) | " + ioAnswers.map { answer in
                         guard let cell = row.first(where: { $0.answer == answer }) else { return "" }
                         switch cell.status {
                         case "met": return "met (\(cell.calls))"
@@ -66,7 +66,7 @@ extension DeepSearch {
                 }
                 let untried = cells.filter { $0.status == "not tried" }
                 if !untried.isEmpty {
-                    lines += [""] + untried.map { "- \(program): \($0.op) \($0.answer) not tried: \($0.reason ?? "")" }
+                    lines += [""] + untried.map { "- \(program): \($0.op.rawValue) \($0.answer) not tried: \($0.reason ?? "")" }
                 }
                 lines.append("")
             }

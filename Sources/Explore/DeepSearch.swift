@@ -145,12 +145,12 @@ public struct DeepSearch {
         (["fsync", "fsyncdir", "rename", "unlink", "rmdir"], .crash(.keepNone)),
         (["fsync", "fsyncdir", "rename", "unlink", "rmdir"], .crash(.reorder)),
         (["fsync", "fsyncdir", "rename"], .crash(.torn(fill: .zeros))),
-        (["fsync", "fsyncdir", "rename"], .errno("EIO")),
-        (["unlink", "rmdir"], .errno("EIO")),
+        (["fsync", "fsyncdir", "rename"], .errno(.EIO)),
+        (["unlink", "rmdir"], .errno(.EIO)),
         (["fsync"], .fsyncFailClean),
-        (["flush"], .errno("EIO")),
-        (["write", "copy_file_range"], .errno("EIO")),
-        (["write", "copy_file_range"], .errno("ENOSPC")),
+        (["flush"], .errno(.EIO)),
+        (["write", "copy_file_range"], .errno(.EIO)),
+        (["write", "copy_file_range"], .errno(.ENOSPC)),
         (["write"], .shortWrite(1)),
     ]
     /// Walks that give the other answers a local file system can give those calls (the input/output coverage
@@ -158,11 +158,11 @@ public struct DeepSearch {
     /// allocation reports a full disk there), EDQUOT and EROFS at each write, EROFS at each rename, unlink and rmdir. They come after every
     /// walk above whatever their length, so a budget cuts them first.
     static let fillingShapes: [(ops: [String], action: FaultAction)] = [
-        (["fsync"], .errno("ENOSPC")),
-        (["fsync"], .errno("EDQUOT")),
-        (["rename", "unlink", "rmdir"], .errno("EROFS")),
-        (["write", "copy_file_range"], .errno("EDQUOT")),
-        (["write", "copy_file_range"], .errno("EROFS")),
+        (["fsync"], .errno(.ENOSPC)),
+        (["fsync"], .errno(.EDQUOT)),
+        (["rename", "unlink", "rmdir"], .errno(.EROFS)),
+        (["write", "copy_file_range"], .errno(.EDQUOT)),
+        (["write", "copy_file_range"], .errno(.EROFS)),
     ]
 
     let file: String
@@ -440,7 +440,7 @@ public struct DeepSearch {
             if let answer = Self.ioAnswer(of: walk.action) {
                 for row in state.rows where row.fired && row.outcome != FaultWalk.notRun {
                     guard let op = row.hit.map({ Self.ioOp(ofHit: $0.op) }) else { continue }
-                    walkFaulted[op + " " + answer, default: 0] += 1
+                    walkFaulted[Self.ioKey(op, answer), default: 0] += 1
                 }
             }
             faulted[base(walk.program), default: [:]].merge(walkFaulted, uniquingKeysWith: +)
@@ -530,7 +530,7 @@ public struct DeepSearch {
         var scenario = target.base
         var crash = Scenario.Crash()
         crash.duringStep = target.step
-        crash.atEnd = true
+        crash.moment = .atEnd
         crash.mode = mode
         scenario.faults.crash = crash
         return scenario

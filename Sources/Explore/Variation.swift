@@ -27,8 +27,11 @@ public enum Variation {
         }
         if var crash = s.faults.crash {
             if crash.afterCommits != nil { crash.afterCommits = between(max(1, total / 4), max(2, total)) }
-            if let page = crash.atPage { crash.atPage = between(1, max(2, page * 4)) }
-            else if crash.duringStep != nil { crash.delay = Double(between(0, 200)) / 1000 }
+            switch crash.moment {
+            case .atPage(let page): crash.moment = .atPage(between(1, max(2, page * 4)))
+            case .delay: if crash.duringStep != nil { crash.moment = .delay(Double(between(0, 200)) / 1000) }
+            case .atEnd: break // the program's end, whatever the variation
+            }
             s.faults.crash = crash
         }
         return s

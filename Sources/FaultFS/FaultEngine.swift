@@ -146,7 +146,7 @@ final class FaultEngine: Sendable {
         if frozen.load(ordering: .relaxed) {
             // A close changes nothing on the disk, and close works after the crash the freeze waits for: it is not
             // failed (a program whose close failed would report it before the crash cut it short).
-            return op == .flush ? .none : FaultDecision(ruleID: "frozen", action: .errno("EIO"))
+            return op == .flush ? .none : FaultDecision(ruleID: "frozen", action: .errno(.EIO))
         }
         if armedCount.load(ordering: .relaxed) == 0 { return .none }
         var matchedAny = false

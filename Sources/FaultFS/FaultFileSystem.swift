@@ -184,17 +184,17 @@ final class FaultFileSystem: Sendable {
     /// Adds a pending data op for `ino` (`bytes` are a write's data). Returns the op's seq and the size after
     /// it, or -errno.
     func addPending(ino: UInt64, fd: Int32, path: String, _ kind: PendingDataOp.Kind,
-                    bytes: UnsafeRawBufferPointer? = nil) -> Result<(UInt64, Int64), Errno> {
+                    bytes: UnsafeRawBufferPointer? = nil) -> Result<(UInt64, Int64), ErrnoCode> {
         state.withLock { s in
             let r = ensureOverlay(&s, ino: ino, fd: fd, path: path)
-            if r != 0 { return .failure(Errno(rawValue: -r)) }
+            if r != 0 { return .failure(ErrnoCode(rawValue: -r)) }
             let seq = nextSeq()
             var ov = s.overlays.removeValue(forKey: ino)!
             defer { s.overlays[ino] = ov }
             switch kind {
             case .write(let off, _):
                 let w = ov.write(bytes ?? UnsafeRawBufferPointer(start: nil, count: 0), at: off, seq: seq, store: &s.store)
-                if w != 0 { return .failure(Errno(rawValue: -w)) }
+                if w != 0 { return .failure(ErrnoCode(rawValue: -w)) }
             case .truncate(let size): ov.truncate(to: size, seq: seq, store: &s.store)
             case .zero(let off, let len): ov.zero(offset: off, length: len, seq: seq, store: &s.store)
             case .applied: ov.applied(kind, seq: seq)
@@ -354,7 +354,7 @@ final class FaultFileSystem: Sendable {
     }
 }
 
-/// An errno value carried through Result.
-struct Errno: Error, Sendable {
+/// An errno value carried through Result (any value, unlike the vocabulary's `Errno` of injectable names).
+struct ErrnoCode: Error, Sendable {
     let rawValue: Int32
 }

@@ -49,7 +49,7 @@ public struct FaultRule: Codable, Sendable, Equatable {
         try c.encodeIfPresent(processGroups, forKey: .processGroups)
     }
 
-    /// Checks what JSON decoding cannot: ranges, known errno names, actions that fit the op set.
+    /// Checks what JSON decoding cannot: ranges, actions that fit the op set (an errno name is checked as it is decoded).
     /// Returns a message for the caller, or nil when the rule is usable.
     public func validationError() -> String? {
         if ops.isEmpty { return "rule needs at least one op" }

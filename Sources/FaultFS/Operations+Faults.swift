@@ -5,7 +5,7 @@ import Glibc
 extension FaultDecision {
     /// The errno to fail with when the deciding action is `errno`.
     var errnoValue: Int32? {
-        if case .errno(let name)? = action { return ErrnoNames.value(of: name) ?? EIO }
+        if case .errno(let errno)? = action { return errno.value }
         return nil
     }
 }

@@ -68,7 +68,7 @@ struct SpillStore: Sendable {
     }
 
     /// Keeps a copy of `bytes`: in RAM while that stays within the budget, else in the spill file.
-    mutating func store(_ bytes: UnsafeRawBufferPointer) -> Result<ByteSource, Errno> {
+    mutating func store(_ bytes: UnsafeRawBufferPointer) -> Result<ByteSource, ErrnoCode> {
         let n = Int64(bytes.count)
         if fd < 0 || ramBytes + n <= budget {
             ramBytes += n
@@ -134,10 +134,10 @@ struct SpillStore: Sendable {
         }
     }
 
-    private mutating func append(_ bytes: UnsafeRawBufferPointer) -> Result<Int64, Errno> {
+    private mutating func append(_ bytes: UnsafeRawBufferPointer) -> Result<Int64, ErrnoCode> {
         let at = end
         let r = pwriteAll(fd, bytes, at)
-        if r != 0 { return .failure(Errno(rawValue: -r)) }
+        if r != 0 { return .failure(ErrnoCode(rawValue: -r)) }
         end += Int64(bytes.count)
         liveSpillBytes += Int64(bytes.count)
         return .success(at)

@@ -17,7 +17,14 @@ public struct FaultActionJSON: Codable, Sendable, Equatable {
                 "unknown action kind \(name) (\(FaultAction.Kind.allCases.map(\.rawValue).joined(separator: ", ")))")
         }
         switch kind {
-        case .errno: action = .errno(try c.decode(String.self, forKey: .errno))
+        case .errno:
+            // Any case, as the daemon has always taken it ("eio"); the reply's rules name it in capitals.
+            let name = try c.decode(String.self, forKey: .errno)
+            guard let errno = Errno(rawValue: name.uppercased()) else {
+                throw DecodingError.dataCorruptedError(forKey: .errno, in: c, debugDescription:
+                    "unknown errno name \(name) (\(ErrnoNames.names.joined(separator: ", ")))")
+            }
+            action = .errno(errno)
         case .shortWrite: action = .shortWrite(try c.decode(Int.self, forKey: .bytes))
         case .shortRead: action = .shortRead(try c.decode(Int.self, forKey: .bytes))
         case .delay: action = .delay(try c.decode(Int.self, forKey: .ms))

@@ -7,8 +7,8 @@ import Glibc
 /// JSON object (`FaultAction+Protocol.swift`). Every kind is listed once, with its grammar and a line saying what
 /// it does, in `Kind` (help texts and docs/faultfs.md's action table are checked against it).
 public enum FaultAction: Sendable, Equatable {
-    /// Fail the call with this errno (by name, e.g. "EIO"; `ErrnoNames`).
-    case errno(String)
+    /// Fail the call with this errno (`Errno`, written by name: `errno EIO`).
+    case errno(Errno)
     /// Transfer at most N bytes of a write (the call returns the short count).
     case shortWrite(Int)
     /// Transfer at most N bytes of a read.
@@ -132,16 +132,15 @@ public enum FaultAction: Sendable, Equatable {
         }
     }
 
-    /// What makes this action unusable on a rule over `ops` (ranges, a known errno name, an op the action acts
-    /// on), or nil. FaultFS refuses such a rule when it is armed; scenario files refuse it at its line.
+    /// What makes this action unusable on a rule over `ops` (ranges, an op the action acts on), or nil; an
+    /// errno's name was checked where it was read (`Errno`). FaultFS refuses such a rule when it is armed; scenario files refuse it at its line.
     public func problem(ops: [FaultOp]) -> String? {
         let covers = { (op: FaultOp) in ops.contains(op) || ops.contains(.any) }
         switch self {
-        case .errno(let name):
-            if ErrnoNames.value(of: name) == nil { return "unknown errno name \(name)" }
+        case .errno(let errno):
             // The kernel takes ENOSYS from a flush as "flush not implemented": that close returns 0 and no later
             // close reaches the daemon (libfuse's fuse_lowlevel.h, flush), so the rule would silently do nothing.
-            if name.uppercased() == "ENOSYS" && covers(.flush) {
+            if errno == .ENOSYS && covers(.flush) {
                 return "errno ENOSYS cannot fail a close: the kernel takes it from flush as 'not implemented' and stops sending flushes; name the other ops instead of any/flush"
             }
         case .shortWrite(let n):

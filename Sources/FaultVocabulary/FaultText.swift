@@ -34,10 +34,10 @@ extension FaultAction: CustomStringConvertible, Codable {
         switch kind {
         case .errno:
             guard words.count == 2 else { throw failure("errno needs one NAME") }
-            guard ErrnoNames.table[words[1]] != nil else {
+            guard let errno = Errno(rawValue: words[1]) else {
                 throw failure("\(words[1]) is not an errno name FaultFS knows (\(ErrnoNames.names.joined(separator: ", ")))")
             }
-            self = .errno(words[1])
+            self = .errno(errno)
         case .shortWrite: self = .shortWrite(try number(Self.textBytes, "N"))
         case .shortRead: self = .shortRead(try number(Self.textBytes, "N"))
         case .enospcAfter: self = .enospcAfter(try number(Self.textBytes, "BYTES"))

@@ -25,7 +25,7 @@ struct WalkCommand: ParsableCommand {
     @Option(help: "fnmatch glob on the mount path of the files to count.") var path: String = "*"
     @Option(help: ArgumentHelp("What happens at the Nth operation: \(Self.walkActions.map(\.syntax).joined(separator: ", ")) (MODE: \(CrashMode.syntax)).",
                                valueName: "action"))
-    var action: String = FaultAction.errno("EIO").description
+    var action: String = FaultAction.errno(.EIO).description
 
     /// Every fault action but `hold`, which needs the app's `while_held` work that a walk has no flag for (`try
     /// --deep` holds calls in its interleavings).

@@ -257,7 +257,7 @@ public struct Scenario: Sendable, Equatable, Codable {
         public var after: Int?
         public var probability: Double?
         /// What happens to a matching call (`FaultAction.Kind` lists the kinds; its text is the file's `action:`).
-        public var action = FaultAction.errno("EIO")
+        public var action = FaultAction.errno(.EIO)
         /// Arm the rule only while this step runs (index in `schedule`), or from the start when nil.
         public var duringStep: Int?
         /// Only calls of the run's children whose name matches this glob (`writer-1`, `sidecar-litestream`,
@@ -282,20 +282,67 @@ public struct Scenario: Sendable, Equatable, Codable {
         public var atSeconds: Double?
         /// Crash while this step (index in `schedule`) is running.
         public var duringStep: Int?
-        /// With `during_step`: seconds after the step started.
-        public var delay = 0.05
-        /// With `during_step`, instead of `delay`: the moment the step's copy has written this many pages (SQLite
-        /// pages for backup-api and replace, 4 KiB pieces for the file copies); exact, unlike a delay.
-        public var atPage: Int?
-        /// With `during_step`, instead of `delay` or `at_page` (`at_end: true`): the moment the step's program has
-        /// ended, however long it takes, so the crash comes when the program reports success. Under `turns` no
-        /// writer takes a turn while the step runs (a crash by a delay gets a seeded number of turns beside the
-        /// copy), so every run crashes the same store in the same state: `try --deep`'s crash after success, whose
-        /// repro and shrunk repro then replay the same finding every time. nil: by the delay.
-        public var atEnd: Bool?
+        /// With `during_step`: when in the step the crash comes, one of `delay`, `at_page` and `at_end`.
+        public var moment = Moment.delay(Moment.defaultDelay)
         /// Which of the writes not yet durable survive.
         public var mode = CrashMode.keepNone
         public init() {}
+
+        /// The moment of a crash `during_step`: exactly one, so no code has to know which of three fields
+        /// applies. Not `Codable` itself: `Crash` writes it in the keys it always had (below).
+        public enum Moment: Sendable, Equatable {
+            /// `delay: S`: seconds after the step started.
+            case delay(Double)
+            /// `at_page: N`: the moment the step's copy has written this many pages (SQLite pages for backup-api
+            /// and replace, 4 KiB pieces for the file copies); exact, unlike a delay.
+            case atPage(Int)
+            /// `at_end: true`: the moment the step's program has ended, however long it takes, so the crash comes
+            /// when the program reports success. Under `turns` no writer takes a turn while the step runs (a crash
+            /// by a delay gets a seeded number of turns beside the copy), so every run crashes the same store in
+            /// the same state: `try --deep`'s crash after success, whose repro and shrunk repro then replay the
+            /// same finding every time.
+            case atEnd
+
+            /// The delay of a crash whose file names no moment (and of one not `during_step`).
+            public static let defaultDelay = 0.05
+        }
+
+        /// The keys the crash had as three fields (`delay` always, `atPage` and `atEnd: true` when they applied):
+        /// a scenario's JSON is hashed into its campaign fingerprint (`Campaign.fingerprint`), which suite folders
+        /// and deep-search shards written before compare with, so it stays byte for byte what it was.
+        enum CodingKeys: String, CodingKey { case afterCommits, atSeconds, duringStep, delay, atPage, atEnd, mode }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            afterCommits = try c.decodeIfPresent(Int.self, forKey: .afterCommits)
+            atSeconds = try c.decodeIfPresent(Double.self, forKey: .atSeconds)
+            duringStep = try c.decodeIfPresent(Int.self, forKey: .duringStep)
+            if try c.decodeIfPresent(Bool.self, forKey: .atEnd) == true {
+                moment = .atEnd
+            } else if let page = try c.decodeIfPresent(Int.self, forKey: .atPage) {
+                moment = .atPage(page)
+            } else {
+                moment = .delay(try c.decodeIfPresent(Double.self, forKey: .delay) ?? Moment.defaultDelay)
+            }
+            mode = try c.decodeIfPresent(CrashMode.self, forKey: .mode) ?? .keepNone
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encodeIfPresent(afterCommits, forKey: .afterCommits)
+            try c.encodeIfPresent(atSeconds, forKey: .atSeconds)
+            try c.encodeIfPresent(duringStep, forKey: .duringStep)
+            switch moment {
+            case .delay(let seconds): try c.encode(seconds, forKey: .delay)
+            case .atPage(let page):
+                try c.encode(Moment.defaultDelay, forKey: .delay)
+                try c.encode(page, forKey: .atPage)
+            case .atEnd:
+                try c.encode(Moment.defaultDelay, forKey: .delay)
+                try c.encode(true, forKey: .atEnd)
+            }
+            try c.encode(mode, forKey: .mode)
+        }
     }
 
     /// `pass`, or `violation NAME`; NAME may list alternatives, `integrity|snapshot-consistent`, for a mistake

@@ -272,14 +272,15 @@ public enum ScenarioParser {
                 c.atSeconds = try crash.double("at_seconds")
                 c.duringStep = try crash.int("during_step", range: 0...max(0, s.schedule.count - 1))
                 let delay = try crash.double("delay", range: 0...600)
-                if let delay { c.delay = delay }
-                c.atPage = try crash.int("at_page", range: 1...Int(Int32.max))
-                if c.atPage != nil, c.duringStep == nil { throw crash.error(crash.node("at_page"), "faults.crash.at_page needs during_step (the step whose copy it stops)") }
-                if c.atPage != nil, delay != nil { throw crash.error(crash.node("at_page"), "faults.crash takes at_page or delay, not both") }
+                if let delay { c.moment = .delay(delay) }
+                let atPage = try crash.int("at_page", range: 1...Int(Int32.max))
+                if atPage != nil, c.duringStep == nil { throw crash.error(crash.node("at_page"), "faults.crash.at_page needs during_step (the step whose copy it stops)") }
+                if atPage != nil, delay != nil { throw crash.error(crash.node("at_page"), "faults.crash takes at_page or delay, not both") }
+                if let atPage { c.moment = .atPage(atPage) }
                 if let atEnd = try crash.bool("at_end"), atEnd {
                     if c.duringStep == nil { throw crash.error(crash.node("at_end"), "faults.crash.at_end needs during_step (the step whose end it waits for)") }
-                    if delay != nil || c.atPage != nil { throw crash.error(crash.node("at_end"), "faults.crash takes one of at_end, at_page and delay") }
-                    c.atEnd = true
+                    if delay != nil || atPage != nil { throw crash.error(crash.node("at_end"), "faults.crash takes one of at_end, at_page and delay") }
+                    c.moment = .atEnd
                 }
                 if let mode = try crash.string("mode") {
                     do { c.mode = try CrashMode(text: mode) } catch {

@@ -78,7 +78,11 @@ public enum ScenarioYAML {
             if let v = crash.afterCommits { out.append("    after_commits: \(v)") }
             if let v = crash.atSeconds { out.append("    at_seconds: \(v)") }
             if let v = crash.duringStep { out.append("    during_step: \(v)") }
-            if let v = crash.atPage { out.append("    at_page: \(v)") } else if crash.atEnd == true { out.append("    at_end: true") } else { out.append("    delay: \(crash.delay)") }
+            switch crash.moment {
+            case .atPage(let v): out.append("    at_page: \(v)")
+            case .atEnd: out.append("    at_end: true")
+            case .delay(let v): out.append("    delay: \(v)")
+            }
             out.append("    mode: \(quote(crash.mode.description))")
         }
         out.append(s.invariants.isEmpty ? "invariants: [all]" : "invariants: [\(s.invariants.joined(separator: ", "))]")

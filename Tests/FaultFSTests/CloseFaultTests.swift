@@ -7,19 +7,22 @@ import Glibc
 
 /// Rules at close(2): FUSE's flush (docs/faultfs.md, "EIO at close"), without a mount.
 @Suite struct CloseRuleTests {
-    @Test func enosysCannotFailAClose() {
+    @Test func enosysCannotFailAClose() throws {
         // The kernel takes ENOSYS from a flush as "not implemented" and stops sending flushes.
-        #expect(FaultRule(ops: [.flush], action: .errno("ENOSYS")).validationError()?.contains("ENOSYS") == true)
-        #expect(FaultRule(ops: [.any], action: .errno("enosys")).validationError() != nil)
-        #expect(FaultRule(ops: [.write, .fsync], action: .errno("ENOSYS")).validationError() == nil)
-        #expect(FaultRule(ops: [.flush], action: .errno("EIO")).validationError() == nil)
+        #expect(FaultRule(ops: [.flush], action: .errno(.ENOSYS)).validationError()?.contains("ENOSYS") == true)
+        // The protocol takes a name in any case, as it always has; the rule holds the one errno.
+        let lower = #"{"ops":["any"],"action":{"kind":"errno","errno":"enosys"}}"#
+        let rule = try JSONDecoder().decode(FaultRule.self, from: Data(lower.utf8))
+        #expect(rule.action == .errno(.ENOSYS) && rule.validationError() != nil)
+        #expect(FaultRule(ops: [.write, .fsync], action: .errno(.ENOSYS)).validationError() == nil)
+        #expect(FaultRule(ops: [.flush], action: .errno(.EIO)).validationError() == nil)
         #expect(FaultRule(ops: [.flush], action: .delay(10)).validationError() == nil)
     }
 
     @Test func aFrozenVolumeStillClosesAndCountsNoRuleOnIt() {
         let engine = FaultEngine(seed: 1)
         _ = engine.arm(FaultRule(id: "c", ops: [.fsync], trigger: .nth(1), action: .crash))
-        _ = engine.arm(FaultRule(id: "f", ops: [.flush], action: .errno("EIO")))
+        _ = engine.arm(FaultRule(id: "f", ops: [.flush], action: .errno(.EIO)))
         _ = engine.evaluate(.fsync, paths: ["/a"])
         #expect(engine.isFrozen)
         #expect(engine.evaluate(.write, paths: ["/a"]).errnoValue == EIO)
@@ -41,7 +44,7 @@ extension MountTests {
                 let old = Array("old!".utf8), new = Array("new bytes".utf8)
                 #expect(Posix.write(m.path("c"), old, fsync: true) == .ok(old.count))
                 #expect(Posix.fsyncDir(m.mnt.path) == .ok(0))
-                let id = try m.fs.arm(FaultRule(id: "close-eio", ops: [.flush], path: "/c", trigger: .nth(2), action: .errno("EIO")))
+                let id = try m.fs.arm(FaultRule(id: "close-eio", ops: [.flush], path: "/c", trigger: .nth(2), action: .errno(.EIO)))
                 let fd = open(m.path("c"), O_RDWR)
                 try #require(fd >= 0)
                 #expect(new.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) } == new.count)
@@ -103,7 +106,7 @@ extension MountTests {
                 let fd = open(m.path("h"), O_RDWR)
                 try #require(fd >= 0)
                 try m.fs.crash(.keepNone)
-                try m.fs.arm(FaultRule(id: "every-close", ops: [.flush], action: .errno("EIO")))
+                try m.fs.arm(FaultRule(id: "every-close", ops: [.flush], action: .errno(.EIO)))
                 // Close works after a crash (docs/faultfs.md, Crash model); a fresh descriptor's close is failed.
                 #expect(close(fd) == 0)
                 let fresh = open(m.path("h"), O_RDONLY)

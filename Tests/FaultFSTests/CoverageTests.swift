@@ -19,7 +19,7 @@ import Testing
 
     @Test func engineCountsRanMatchedAndFiredPerCell() throws {
         let engine = FaultEngine(seed: 1)
-        guard case .success = engine.arm(FaultRule(ops: [.write], path: "*-wal", trigger: .nth(2), action: .errno("EIO"))) else {
+        guard case .success = engine.arm(FaultRule(ops: [.write], path: "*-wal", trigger: .nth(2), action: .errno(.EIO))) else {
             Issue.record("arm failed")
             return
         }

@@ -12,7 +12,7 @@ extension MountTests {
         @Test func errnoFiresOnExactlyTheNthMatchingWrite() throws {
             try withMount { m in
                 #expect(Posix.write(m.path("other"), [0]) == .ok(1))
-                let id = try m.fs.arm(FaultRule(ops: [.write], path: "/f*", trigger: .nth(3), action: .errno("EIO")))
+                let id = try m.fs.arm(FaultRule(ops: [.write], path: "/f*", trigger: .nth(3), action: .errno(.EIO)))
                 var outcomes: [Outcome] = []
                 for i in 0..<5 {
                     #expect(Posix.write(m.path("other"), [1], at: Int64(i)) == .ok(1))
@@ -29,7 +29,7 @@ extension MountTests {
         @Test func afterKFailsEveryLaterCall() throws {
             try withMount { m in
                 #expect(Posix.write(m.path("g"), [1]) == .ok(1))
-                try m.fs.arm(FaultRule(ops: [.open], path: "/g", trigger: .after(2), action: .errno("EACCES")))
+                try m.fs.arm(FaultRule(ops: [.open], path: "/g", trigger: .after(2), action: .errno(.EACCES)))
                 let results = (0..<4).map { _ in Posix.read(m.path("g")) }
                 #expect(results == [.bytes([1]), .bytes([1]), .err(EACCES), .err(EACCES)])
                 try m.fs.clearRules()
@@ -109,8 +109,8 @@ extension MountTests {
 
         @Test func namespaceOpsFailOnlyWhenTheirRuleFires() throws {
             try withMount { m in
-                try m.fs.arm(FaultRule(ops: [.rename], trigger: .nth(1), action: .errno("EXDEV")))
-                try m.fs.arm(FaultRule(ops: [.create], path: "/ro*", action: .errno("EROFS")))
+                try m.fs.arm(FaultRule(ops: [.rename], trigger: .nth(1), action: .errno(.EXDEV)))
+                try m.fs.arm(FaultRule(ops: [.create], path: "/ro*", action: .errno(.EROFS)))
                 #expect(Posix.write(m.path("a"), [1]) == .ok(1))
                 #expect(rename(m.path("a"), m.path("b")) == -1 && errno == EXDEV)
                 #expect(rename(m.path("a"), m.path("b")) == 0)

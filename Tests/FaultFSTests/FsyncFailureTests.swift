@@ -58,7 +58,7 @@ extension MountTests {
                 let f = m.path("f")
                 #expect(Posix.write(f, bytes([(1, 3 * page)]), fsync: true) == .ok(3 * page))
                 #expect(Posix.fsyncDir(m.mnt.path) == .ok(0))
-                try m.fs.arm(FaultRule(ops: [.fsync], path: "/f", trigger: .nth(1), action: .errno("EIO")))
+                try m.fs.arm(FaultRule(ops: [.fsync], path: "/f", trigger: .nth(1), action: .errno(.EIO)))
                 let fd = open(f, O_RDWR)
                 #expect(fd >= 0)
                 defer { close(fd) }

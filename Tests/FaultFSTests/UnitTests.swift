@@ -12,13 +12,13 @@ import Testing
         #expect(rule.ops == [.write, .fsync])
         #expect(rule.path == "*.db-wal")
         #expect(rule.trigger == .nth(3))
-        #expect(rule.action == .errno("EIO"))
+        #expect(rule.action == .errno(.EIO))
         #expect(rule.validationError() == nil)
     }
 
     @Test func everyTriggerAndActionRoundTrips() throws {
         let triggers: [FaultTrigger] = [.nth(2), .after(5), .probability(0.25), .always]
-        let actions: [FaultAction] = [.errno("ENOSPC"), .shortWrite(7), .shortRead(3), .delay(10), .fsyncLie,
+        let actions: [FaultAction] = [.errno(.ENOSPC), .shortWrite(7), .shortRead(3), .delay(10), .fsyncLie,
                                       .fsyncFailClean, .enospcAfter(4096), .crash]
         for t in triggers {
             for a in actions {
@@ -30,10 +30,17 @@ import Testing
     }
 
     @Test func invalidRulesAreRejectedWithAMessage() throws {
-        #expect(FaultRule(ops: [.write], action: .errno("EBOGUS")).validationError()?.contains("EBOGUS") == true)
-        #expect(FaultRule(ops: [], action: .errno("EIO")).validationError() != nil)
-        #expect(FaultRule(ops: [.write], trigger: .nth(0), action: .errno("EIO")).validationError() != nil)
-        #expect(FaultRule(ops: [.read], trigger: .probability(1.5), action: .errno("EIO")).validationError() != nil)
+        // An unknown errno name cannot make a rule: decoding it fails, naming it.
+        let bogus = #"{"ops":["write"],"action":{"kind":"errno","errno":"EBOGUS"}}"#
+        let error = #expect(throws: DecodingError.self) { try JSONDecoder().decode(FaultRule.self, from: Data(bogus.utf8)) }
+        if case .dataCorrupted(let context)? = error {
+            #expect(context.debugDescription.hasPrefix("unknown errno name EBOGUS ("))
+        } else {
+            Issue.record("not a corrupted value: \(String(describing: error))")
+        }
+        #expect(FaultRule(ops: [], action: .errno(.EIO)).validationError() != nil)
+        #expect(FaultRule(ops: [.write], trigger: .nth(0), action: .errno(.EIO)).validationError() != nil)
+        #expect(FaultRule(ops: [.read], trigger: .probability(1.5), action: .errno(.EIO)).validationError() != nil)
         #expect(FaultRule(ops: [.read], action: .shortWrite(3)).validationError() != nil)
         #expect(FaultRule(ops: [.write], action: .fsyncLie).validationError() != nil)
         let bad = #"{"ops":["write"],"action":{"kind":"explode"}}"#
@@ -44,7 +51,7 @@ import Testing
 
     @Test func engineFiresOnExactlyTheNthMatchingCall() {
         let engine = FaultEngine(seed: 9)
-        guard case .success(let id) = engine.arm(FaultRule(ops: [.write], path: "*.wal", trigger: .nth(3), action: .errno("EIO"))) else {
+        guard case .success(let id) = engine.arm(FaultRule(ops: [.write], path: "*.wal", trigger: .nth(3), action: .errno(.EIO))) else {
             Issue.record("arm failed")
             return
         }
@@ -63,7 +70,7 @@ import Testing
     @Test func probabilityTriggerIsDeterministicForASeed() {
         func pattern(seed: UInt64) -> [Bool] {
             let e = FaultEngine(seed: seed)
-            _ = e.arm(FaultRule(id: "p", ops: [.read], trigger: .probability(0.5), action: .errno("EIO")))
+            _ = e.arm(FaultRule(id: "p", ops: [.read], trigger: .probability(0.5), action: .errno(.EIO)))
             return (0..<64).map { _ in e.evaluate(.read, paths: ["/f"]).errnoValue != nil }
         }
         #expect(pattern(seed: 1) == pattern(seed: 1))

@@ -6,7 +6,7 @@ import Testing
 /// same value; bad text is refused with what was expected; the control protocol's JSON round-trips.
 @Suite struct FaultActionTextTests {
     static let examples: [(String, FaultAction)] = [
-        ("errno EIO", .errno("EIO")), ("errno EDQUOT", .errno("EDQUOT")), ("short-write 0", .shortWrite(0)),
+        ("errno EIO", .errno(.EIO)), ("errno EDQUOT", .errno(.EDQUOT)), ("short-write 0", .shortWrite(0)),
         ("short-read 512", .shortRead(512)), ("delay 60000", .delay(60_000)), ("fsync-lie", .fsyncLie),
         ("fsync-fail-clean", .fsyncFailClean), ("enospc-after 4096", .enospcAfter(4096)),
         ("edquot-after 0", .edquotAfter(0)),
@@ -45,7 +45,7 @@ import Testing
             #expect(object["kind"] as? String == action.kind.rawValue)
         }
         let errno = try JSONDecoder().decode(FaultActionJSON.self, from: Data(#"{"kind":"errno","errno":"EIO"}"#.utf8))
-        #expect(errno.action == .errno("EIO"))
+        #expect(errno.action == .errno(.EIO))
         let crash = try JSONDecoder().decode(FaultActionJSON.self, from: Data(#"{"kind":"crash"}"#.utf8))
         #expect(crash.action == .crash(.keepNone), "a crash action without a mode, as FaultFS wrote it before")
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(FaultActionJSON.self, from: Data(#"{"kind":"teleport"}"#.utf8)) }
@@ -76,7 +76,7 @@ import Testing
         #expect(FaultAction.shortWrite(0).problem(ops: [.fsync]) == "short-write needs op write")
         #expect(FaultAction.shortWrite(0).problem(ops: [.any]) == nil)
         #expect(FaultAction.edquotAfter(10).problem(ops: [.rename]) == "edquot-after needs op write")
-        #expect(FaultAction.errno("ENOSYS").problem(ops: [.flush]) != nil)
-        #expect(FaultAction.errno("EIO").problem(ops: [.flush]) == nil)
+        #expect(FaultAction.errno(.ENOSYS).problem(ops: [.flush]) != nil)
+        #expect(FaultAction.errno(.EIO).problem(ops: [.flush]) == nil)
     }
 }

@@ -1,5 +1,6 @@
 import Explore
 import FaultVocabulary
+import Foundation
 import Testing
 
 /// The deep search's plan from the probe's counts: the persistence-point crash walks first, each walk as long as
@@ -11,12 +12,12 @@ import Testing
         let keepNone = walks.first { $0.action == .crash(.keepNone) && !$0.ops.isEmpty }
         #expect(walks.first == keepNone, "the persistence points come first, so a budget cuts the long write walks")
         #expect(keepNone?.count == 4 + 1 + 1 + 1)
-        #expect(walks.first { $0.action == .errno("ENOSPC") }?.count == 29)
+        #expect(walks.first { $0.action == .errno(.ENOSPC) }?.count == 29)
         #expect(walks.first { $0.action == .fsyncFailClean }?.count == 4)
-        #expect(walks.first { $0.action == .errno("EIO") && $0.ops.contains("rename") }?.count == 4 + 1 + 1)
-        #expect(walks.first { $0.action == .errno("EIO") && $0.ops.contains("write") }?.count == 29, "no copy_file_range was counted")
+        #expect(walks.first { $0.action == .errno(.EIO) && $0.ops.contains("rename") }?.count == 4 + 1 + 1)
+        #expect(walks.first { $0.action == .errno(.EIO) && $0.ops.contains("write") }?.count == 29, "no copy_file_range was counted")
         let closes = walks.first { $0.ops == ["flush"] }
-        #expect(closes?.action == .errno("EIO") && closes?.count == 6, "EIO at each of the program's closes")
+        #expect(closes?.action == .errno(.EIO) && closes?.count == 6, "EIO at each of the program's closes")
         #expect(closes?.label == "backup: errno EIO at flush" && closes?.folder == "backup-errno-EIO-flush")
         #expect(!DeepSearch.plan("backup", calls: ["write": 3]).contains { $0.ops.contains("flush") }, "no close walk without a counted close")
         #expect(!walks.contains { $0.action.kind == .delay }, "no interleaving outside an interleaving target")
@@ -36,18 +37,18 @@ import Testing
     @Test func theInputOutputTableSaysWhatEachCallWasAnswered() {
         let calls = ["write": 29, "fsync": 3, "fsyncdir": 1, "unlink": 1, "flush": 4]
         let walks = DeepSearch.plan("backup", calls: calls)
-        #expect(walks.first { $0.action == .errno("EDQUOT") && $0.ops.contains("write") }?.count == 29 && walks.first { $0.action == .errno("EROFS") && $0.ops == ["rename", "unlink", "rmdir"] }?.count == 1)
-        let planned = Set(walks.flatMap { walk in DeepSearch.ioAnswer(of: walk.action).map { answer in walk.ops.map { $0 + " " + answer } } ?? [] })
+        #expect(walks.first { $0.action == .errno(.EDQUOT) && $0.ops.contains("write") }?.count == 29 && walks.first { $0.action == .errno(.EROFS) && $0.ops == ["rename", "unlink", "rmdir"] }?.count == 1)
+        let planned = Set(walks.flatMap { walk in DeepSearch.ioAnswer(of: walk.action).map { answer in walk.ops.map { DeepSearch.ioKey($0, answer) } } ?? [] })
         let cells = DeepSearch.ioCoverage(calls: calls, faulted: ["write EIO": 4, "fsync EIO": 3], planned: planned)
-        func cell(_ op: String, _ answer: String) -> DeepSearch.IOCell? { cells.first { $0.op == op && $0.answer == answer } }
-        #expect(cell("write", "success")?.status == "met" && cell("write", "success")?.calls == 29)
-        #expect(cell("write", "EIO")?.status == "faulted" && cell("write", "EIO")?.calls == 4)
-        #expect(cell("write", "ENOSPC")?.status == "not tried" && cell("write", "ENOSPC")?.reason?.contains("did not run") == true)
-        #expect(cell("flush", "ENOSPC")?.status == "unreachable" && cell("fsync", "EINTR")?.status == "unreachable")
-        #expect(cell("fsyncdir", "fsync-fail-clean")?.status == "unreachable" && cell("fsync", "fsync-fail-clean")?.status == "not tried")
-        #expect(!cells.contains { $0.op == "rename" || $0.op == "copy_file_range" }, "no row for a call the program never made")
-        let reachable = cells.filter { $0.status != "unreachable" && $0.answer != "success" }
-        let unplanned = reachable.filter { !planned.contains($0.op + " " + $0.answer) }.map { "\($0.op) \($0.answer)" }
+        func cell(_ op: FaultOp, _ answer: DeepSearch.IOAnswer) -> DeepSearch.IOCell? { cells.first { $0.op == op && $0.answer == answer } }
+        #expect(cell(.write, .success)?.status == "met" && cell(.write, .success)?.calls == 29)
+        #expect(cell(.write, .errno(.EIO))?.status == "faulted" && cell(.write, .errno(.EIO))?.calls == 4)
+        #expect(cell(.write, .errno(.ENOSPC))?.status == "not tried" && cell(.write, .errno(.ENOSPC))?.reason?.contains("did not run") == true)
+        #expect(cell(.flush, .errno(.ENOSPC))?.status == "unreachable" && cell(.fsync, .errno(.EINTR))?.status == "unreachable")
+        #expect(cell(.fsyncdir, .fsyncFailClean)?.status == "unreachable" && cell(.fsync, .fsyncFailClean)?.status == "not tried")
+        #expect(!cells.contains { $0.op == .rename || $0.op == .copyFileRange }, "no row for a call the program never made")
+        let reachable = cells.filter { $0.status != "unreachable" && $0.answer != .success }
+        let unplanned = reachable.filter { !planned.contains(DeepSearch.ioKey($0.op.rawValue, $0.answer)) }.map { "\($0.op.rawValue) \($0.answer)" }
         #expect(unplanned.isEmpty, "the walks plan every reachable answer: \(unplanned)")
         #expect(DeepSearch.ioOp(ofHit: "fdatasync") == "fsync" && DeepSearch.ioOp(ofHit: "flush") == "flush", "SQLite's fdatasync is an fsync's row")
         let share = DeepSearch.ioShare(["backup": cells])
@@ -78,7 +79,7 @@ import Testing
         #expect(DeepSearch.representatives(of: calls, ops: ["write"], count: writes + 1) == nil)
 
         let walks = DeepSearch.plan("backup", calls: ["write": writes, "copy_file_range": 2, "fsync": 1, "open": 1], sequence: calls)
-        let eio = walks.first { $0.action == .errno("EIO") && $0.ops.contains("write") }
+        let eio = walks.first { $0.action == .errno(.EIO) && $0.ops.contains("write") }
         #expect(eio?.only == [1, 3, 4, 23, 24, 28, 29, 30, 31] && eio?.count == 9 && eio?.calls == writes + 2)
         #expect(walks.first { $0.action == .shortWrite(1) }?.only == [1, 3, 4, 23, 24, 28, 29])
         // The walk runs every chosen N: its last is the 31st call, well past the walk's 9 points.
@@ -86,7 +87,7 @@ import Testing
         #expect(config.max == 31 && config.only == eio?.only && config.excused == ["backup-completes"])
         let fsync = walks.first { $0.action == .fsyncFailClean }
         #expect(fsync?.only == nil && fsync?.count == 1, "persistence points are each walked")
-        #expect(DeepSearch.plan("backup", calls: ["write": writes]).first { $0.action == .errno("EIO") }?.only == nil,
+        #expect(DeepSearch.plan("backup", calls: ["write": writes]).first { $0.action == .errno(.EIO) }?.only == nil,
                 "no op log: every write")
     }
 
@@ -113,16 +114,33 @@ import Testing
         #expect(keepNone.ops.contains("rmdir") && keepNone.count == 1 + 2 + 1 + 3 + 1)
         // Its Ns: fsync 1, rename 2, fsyncdir 3, unlink 4-6, rmdir 7, fsyncdir 8; after the rename: 3...8.
         #expect(keepNone.afterSwap == [3, 4, 5, 6, 7, 8])
-        let removal = try #require(walks.first { $0.ops == ["unlink", "rmdir"] && $0.action == .errno("EIO") })
+        let removal = try #require(walks.first { $0.ops == ["unlink", "rmdir"] && $0.action == .errno(.EIO) })
         #expect(removal.afterSwap == [1, 2, 3, 4], "EIO at every removal after the swap, among the persistence points")
-        #expect(walks.firstIndex { $0.ops == ["unlink", "rmdir"] }! < walks.firstIndex { $0.action == .errno("EROFS") }!)
-        #expect(walks.first { $0.action == .errno("EIO") && $0.ops.contains("write") }?.afterSwap == [], "every write came before it")
+        #expect(walks.firstIndex { $0.ops == ["unlink", "rmdir"] }! < walks.firstIndex { $0.action == .errno(.EROFS) }!)
+        #expect(walks.first { $0.action == .errno(.EIO) && $0.ops.contains("write") }?.afterSwap == [], "every write came before it")
         #expect(walks.filter(\.ops.isEmpty).allSatisfy { $0.afterSwap == [1] }, "the crash after success")
         #expect(swap.planned == walks.reduce(0) { $0 + ($1.afterSwap?.count ?? 0) })
         let cells = DeepSearch.ioCoverage(calls: counts, faulted: [:], planned: [])
-        #expect(cells.first { $0.op == "rmdir" && $0.answer == "EROFS" }?.status == "not tried" && cells.first { $0.op == "rmdir" && $0.answer == "ENOSPC" }?.status == "unreachable")
+        #expect(cells.first { $0.op == .rmdir && $0.answer == .errno(.EROFS) }?.status == "not tried" && cells.first { $0.op == .rmdir && $0.answer == .errno(.ENOSPC) }?.status == "unreachable")
         // No op log: nothing claimed.
         var unmarked = DeepSearch.plan("restore", calls: counts)
         #expect(DeepSearch.markAfterSwap(&unmarked, calls: nil, storeGlob: "/Library.sqlite*") == nil && unmarked.allSatisfy { $0.afterSwap == nil })
+    }
+
+    /// The table's answers are typed (`IOAnswer`), but `deep.json` and the page name them as they always have:
+    /// a cell's `op` and `answer` are written as the same strings, and read back.
+    @Test func theTableWritesItsAnswersAndCallsByTheirOldNames() throws {
+        #expect(DeepSearch.ioAnswers.map(\.description) == ["success", "short", "EIO", "ENOSPC", "EDQUOT", "EROFS", "EINTR", "fsync-fail-clean"])
+        #expect(DeepSearch.ioAnswers.allSatisfy { DeepSearch.IOAnswer(name: $0.description) == $0 } && DeepSearch.IOAnswer(name: "ENOENT") == nil)
+        #expect(DeepSearch.ioAnswer(of: .errno(.ENOENT)) == nil && DeepSearch.ioAnswer(of: .errno(.EROFS)) == .errno(.EROFS))
+        let cells = DeepSearch.ioCoverage(calls: ["copy_file_range": 2], faulted: ["copy_file_range EIO": 1], planned: [])
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let json = String(decoding: try encoder.encode(Array(cells.prefix(3))), as: UTF8.self)
+        #expect(json == #"[{"answer":"success","calls":2,"op":"copy_file_range","status":"met"},"#
+                + #"{"answer":"short","calls":0,"op":"copy_file_range","reason":"FaultFS cannot cut a copy_file_range short (short-write acts on write)","status":"not tried"},"#
+                + #"{"answer":"EIO","calls":1,"op":"copy_file_range","status":"faulted"}]"#)
+        #expect(try JSONDecoder().decode([DeepSearch.IOCell].self, from: encoder.encode(cells)) == cells)
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(DeepSearch.IOAnswer.self, from: Data(#""ENOENT""#.utf8)) }
     }
 }

@@ -38,7 +38,7 @@ import Testing
     @Test func walkOverTheWALWritesOfACorrectStrategyHoldsAtEveryN() throws {
         let scratch = try Scratch("walk-correct")
         let file = try correctScenario(scratch)
-        let config = FaultWalk.Config(scenarioFile: file.path, ops: ["write"], path: "*.sqlite-wal", action: .errno("EIO"))
+        let config = FaultWalk.Config(scenarioFile: file.path, ops: ["write"], path: "*.sqlite-wal", action: .errno(.EIO))
         let state = try FaultWalk(base: try ScenarioParser.parse(file: file), config: config, directory: scratch.path("walk"),
                                   settings: settings(scratch)).run()
         let last = try #require(state.rows.last)
@@ -79,7 +79,7 @@ import Testing
     @Test func aShardTakesEveryMthNAndARerunResumes() throws {
         let scratch = try Scratch("walk-shard")
         let file = try correctScenario(scratch)
-        let config = FaultWalk.Config(scenarioFile: file.path, ops: ["write"], path: "*.sqlite-wal", action: .errno("EIO"), max: 6, shard: 2, shards: 2)
+        let config = FaultWalk.Config(scenarioFile: file.path, ops: ["write"], path: "*.sqlite-wal", action: .errno(.EIO), max: 6, shard: 2, shards: 2)
         let base = try ScenarioParser.parse(file: file)
         let walk = FaultWalk(base: base, config: config, directory: scratch.path("walk"), settings: settings(scratch))
         let state = try walk.run()
@@ -95,7 +95,7 @@ import Testing
         #expect(resumed.rows.map(\.n) == [2, 4, 6] && runsAfter == runsBefore + 1)
         // Another walk's settings in the same directory are refused.
         var other = config
-        other.action = .errno("ENOSPC")
+        other.action = .errno(.ENOSPC)
         #expect(throws: FaultWalk.WalkError.self) { try FaultWalk(base: base, config: other, directory: scratch.path("walk"), settings: settings(scratch)).run() }
     }
 

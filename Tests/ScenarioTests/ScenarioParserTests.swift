@@ -33,7 +33,7 @@ import Testing
         #expect(scenario.schedule[0].everyCommits == 5 && scenario.schedule[0].times == 3 && scenario.schedule[0].destination == "reuse")
         #expect(scenario.schedule[1].action == .restore && scenario.schedule[1].afterWriters)
         #expect(scenario.faults.rules[0].ops == ["write", "fsync"] && scenario.faults.rules[0].nth == 3)
-        #expect(scenario.faults.crash?.mode == .keepPrefix(4) && scenario.faults.crash?.delay == 0.2)
+        #expect(scenario.faults.crash?.mode == .keepPrefix(4) && scenario.faults.crash?.moment == .delay(0.2))
         #expect(scenario.expect == .violation("no-duplicates"))
     }
 
@@ -160,7 +160,7 @@ import Testing
             schedule: [{restore: replace-then-readd, pages_per_step: 8}]
             faults: {crash: {during_step: 0, at_page: 40, mode: reorder}}
             """)
-        #expect(atPage.faults.crash?.atPage == 40)
+        #expect(atPage.faults.crash?.moment == .atPage(40))
         #expect(try ScenarioParser.parse(yaml: ScenarioYAML.render(atPage)) == atPage)
     }
 }

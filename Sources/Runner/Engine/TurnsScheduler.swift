@@ -114,7 +114,7 @@ struct TurnsScheduler {
             if let event = engine.timeline.dueStep(commits: commits, seconds: 0, writersRunning: writersLeft) {
                 // A crash at the step's end (`at_end`) gets no turn beside the step: the program runs against the
                 // store as the last turn left it, and the crash finds that state in every run.
-                let concurrentTurns = event.crash == nil || event.crash?.atEnd == true ? 0 : Int(random.next() % 9)
+                let concurrentTurns = event.crash == nil || event.crash?.moment == .atEnd ? 0 : Int(random.next() % 9)
                 context.lockstep = Lockstep(grantTurn: grantTurn, draw: { Int(random.next() % 4) })
                 let holding = event.crash == nil && scenario.faults.rules.contains { $0.whileHeld != nil }
                 let eventContext = context

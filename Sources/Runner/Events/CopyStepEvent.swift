@@ -72,7 +72,7 @@ struct CopyStepEvent: RunEventKind {
             run = StrategyRun(action: .backup, strategy: step.strategy, source: live.path, destination: directory.path, options: Self.options(of: step, live: live))
         }
         let holdMarker = scratch.appendingPathComponent("hold-\(name)")
-        if let page = crashPlan?.atPage { run.options.hold = SQLiteBackup.Hold(page: page, marker: holdMarker.path) }
+        if case .atPage(let page)? = crashPlan?.moment { run.options.hold = SQLiteBackup.Hold(page: page, marker: holdMarker.path) }
         var gate: Lockstep.GateFiles?
         if lockstep != nil, crashPlan == nil, step.action == .backup, Lockstep.steppableStrategies.contains(step.strategy) {
             let files = try Lockstep.GateFiles(scratch: scratch, name: name)
@@ -106,7 +106,7 @@ struct CopyStepEvent: RunEventKind {
         var deferredCrash: (plan: Scenario.Crash, reason: String)?
         if let crashPlan {
             var reason: String
-            if let page = crashPlan.atPage {
+            if case .atPage(let page) = crashPlan.moment {
                 // The child stops itself at the page and says so; the crash comes while it holds.
                 while child.isRunning, !FileManager.default.fileExists(atPath: holdMarker.path), now() < scenario.timeLimit, !Interruption.requested { usleep(1_000) }
                 let held = (try? String(contentsOf: holdMarker, encoding: .utf8))?.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
@@ -119,7 +119,8 @@ struct CopyStepEvent: RunEventKind {
             } else {
                 // `at_end`: the crash waits for the program's end (the run's time limit at most); otherwise the
                 // delay, which under `turns` is the seeded turns `whileRunning` gave.
-                let deadline = crashPlan.atEnd == true ? Date.distantFuture : Date().addingTimeInterval(whileRunning == nil ? crashPlan.delay : 0)
+                var deadline = Date.distantFuture
+                if case .delay(let seconds) = crashPlan.moment { deadline = Date().addingTimeInterval(whileRunning == nil ? seconds : 0) }
                 while child.isRunning, Date() < deadline, now() < scenario.timeLimit, !Interruption.requested { usleep(1_000) }
                 interrupted = child.isRunning
                 reason = interrupted ? "during \(name), \(String(format: "%.3f", now() - start)) s in" : "right after \(name) (it finished before the crash point)"
