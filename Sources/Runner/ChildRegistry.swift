@@ -71,15 +71,41 @@ public final class ChildRegistry: @unchecked Sendable {
                 if kill(-pid, SIGKILL) == 0 || kill(pid, SIGKILL) == 0 { leftovers.processes += 1; killed.append(pid) }
             }
             leftovers.processes += signalMarked(mark(forPidFile: file), SIGKILL)
-            waitUntilGone(killed, mark: mark(forPidFile: file), seconds: 10)
             let directory = scratchRoot.appendingPathComponent(String(name.dropLast(".pids".count)))
+            // The run's FaultFS daemon is no child of the registry and carries no mark; its command line names
+            // the run's directory (its mountpoint and op log). Once its runner died it unmounts and writes its op
+            // log into that directory, so it must be gone before the directory is removed.
+            for pid in processes(naming: directory) where kill(pid, SIGKILL) == 0 {
+                leftovers.processes += 1
+                killed.append(pid)
+            }
+            waitUntilGone(killed, mark: mark(forPidFile: file), seconds: 10)
             leftovers.mounts += FaultFSMount.cleanStaleMounts(under: directory).count
-            if FileManager.default.fileExists(atPath: directory.path), (try? FileManager.default.removeItem(at: directory)) != nil {
+            if FileManager.default.fileExists(atPath: directory.path), removeWithRetries(directory) {
                 leftovers.directories += 1
             }
             try? FileManager.default.removeItem(at: file)
         }
         return leftovers
+    }
+
+    /// Lifeboat processes (the FaultFS daemon among them) whose command line names `directory`.
+    static func processes(naming directory: URL) -> [Int32] {
+        let me = getpid()
+        return ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap(Int32.init).filter { pid in
+            pid != me && pid > 1 && isLifeboat(pid)
+                && ((try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8)) ?? "").contains(directory.path + "/")
+        }
+    }
+
+    /// Removes `directory`, trying again for up to 2 s: a process that just died can still be closing files in it.
+    static func removeWithRetries(_ directory: URL) -> Bool {
+        for attempt in 0..<20 {
+            if (try? FileManager.default.removeItem(at: directory)) != nil { return true }
+            if !FileManager.default.fileExists(atPath: directory.path) { return attempt > 0 }
+            usleep(100_000)
+        }
+        return false
     }
 
     static func isLifeboat(_ pid: Int32) -> Bool {
