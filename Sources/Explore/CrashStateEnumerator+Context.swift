@@ -15,7 +15,7 @@ import Synchronization
 struct CrashStateKey: @unchecked Sendable {
     private var hasher = SHA256()
 
-    static func hex(_ digest: Data) -> String { digest.map { String(format: "%02x", $0) }.joined() }
+    static func hex(_ digest: Data) -> String { Hex.string(digest) }
 
     mutating func append(_ value: UInt64) {
         withUnsafeBytes(of: value.littleEndian) { hasher.update(bufferPointer: $0) }

@@ -37,7 +37,7 @@ enum CrashStateFingerprint {
             defer { sqlite3_free(bytes) }
             var hasher = SHA256()
             hasher.update(bufferPointer: UnsafeRawBufferPointer(start: bytes, count: Int(size)))
-            return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+            return Hex.string(hasher.finalize())
         }
     }
 }

@@ -6,6 +6,7 @@ import Runner
 import StoreCheck
 import Reporting
 import Strategies
+import StoreModel
 
 /// `lifeboat restore-drill`: a restore of the user's real, latest backup with their own restore program, into
 /// scratch, checked for what users need (it opens; integrity; bookkeeping; the attachments resolve; it holds
@@ -235,10 +236,10 @@ struct RestoreDrill {
         defer { try? handle.close() }
         var hasher = SHA256()
         while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty { hasher.update(data: chunk) }
-        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        return Hex.string(hasher.finalize())
     }
 
-    static func hex(_ data: Data) -> String { SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined() }
+    static func hex(_ data: Data) -> String { Hex.string(SHA256.hash(data: data)) }
 
     static func quoted(_ path: String) -> String { "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "'" }
 

@@ -1,6 +1,7 @@
 import Checks
 import Crypto
 import Foundation
+import StoreModel
 
 /// One finding as CI shows it, where CI users already look: a SARIF result (`SARIFReport`) and a GitHub
 /// annotation or step-summary row (`GitHubActionsReport`) are pure functions of a list of these. The words are the
@@ -59,7 +60,7 @@ public struct CIFinding: Sendable, Equatable, Codable {
     /// finding with another cause (another operation dropped, another file) is another alert.
     public static func fingerprint(invariant: String, situation: String, program: String, cause: String?) -> String {
         let text = ["lifeboat.finding/1", invariant, situation, program, stable(cause ?? "")].joined(separator: "\n")
-        return SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
+        return Hex.string(SHA256.hash(data: Data(text.utf8)))
     }
 
     /// `text` with scratch paths made run-relative and every run of digits (times, sizes, pids, run ids) as `#`.

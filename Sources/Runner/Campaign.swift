@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Reporting
 import Scenario
+import StoreModel
 
 /// Scenarios x seeds: the (scenario, seed) pairs a campaign runs, in a fixed order (seed by seed, each seed
 /// over every scenario in the order given, so a time budget that runs out leaves whole seeds, not whole
@@ -98,5 +99,5 @@ public struct Campaign: Sendable {
         return pairs.map(\.seed).filter { seen.insert($0).inserted }.map(String.init).joined(separator: ", ")
     }
 
-    static func hex(_ digest: SHA256.Digest) -> String { digest.map { String(format: "%02x", $0) }.joined() }
+    static func hex(_ digest: SHA256.Digest) -> String { Hex.string(digest) }
 }

@@ -239,7 +239,7 @@ enum Digest {
     /// A key whose string order is the order SQLite sorted the values in (memcmp for blobs, numeric for integers).
     static func sortKey(_ value: DatabaseValue) -> String {
         if let data = Data.fromDatabaseValue(value), case .blob = value.storage {
-            return "b:" + data.map { String(format: "%02x", $0) }.joined()
+            return "b:" + Hex.string(data)
         }
         if let number = Int64.fromDatabaseValue(value) {
             return "i:" + String(format: "%020lld", number &+ Int64.max / 2)
@@ -258,7 +258,7 @@ enum Digest {
     }
 
     static func content(_ data: Data) -> String {
-        "\(data.count) bytes sha256:" + SHA256.hash(data: data).prefix(8).map { String(format: "%02x", $0) }.joined()
+        "\(data.count) bytes sha256:" + Hex.string(SHA256.hash(data: data).prefix(8))
     }
 
     static func file(_ url: URL) -> String? {
@@ -276,6 +276,6 @@ enum Digest {
             hasher.update(data: chunk)
             total += chunk.count
         }
-        return "\(total) bytes sha256:" + hasher.finalize().prefix(8).map { String(format: "%02x", $0) }.joined()
+        return "\(total) bytes sha256:" + Hex.string(hasher.finalize().prefix(8))
     }
 }

@@ -38,7 +38,7 @@ public enum CloudKitAssets {
     }
 
     public static func hash(_ data: Data) -> String {
-        SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+        Hex.string(SHA256.hash(data: data))
     }
 
     /// Splits an object into what its record carries and its assets: every value of an attribute that allows

@@ -74,7 +74,7 @@ public enum LayoutObjects {
                 """, arguments: [key])
             if !targets.isEmpty { hasher.update(data: Data("|>>\(join.key)=\(targets.map(String.init).joined(separator: ","))".utf8)) }
         }
-        let hash = hasher.finalize().prefix(12).map { String(format: "%02x", $0) }.joined()
+        let hash = Hex.string(hasher.finalize().prefix(12))
         return Object(id: identity(table: table, key: key), entity: entity, hash: hash, missingExternalData: missing)
     }
 

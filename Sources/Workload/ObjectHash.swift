@@ -9,7 +9,7 @@ import StoreModel
 /// built in one byte buffer (SHA-256 of the concatenation is the same as of the pieces fed one by one) and a
 /// value's text is spelled out per case instead of printed by reflection. The text is exactly what
 /// `"\(value)"` printed when this hashed that (`case(payload)`, the payload debug-printed), so hashes in
-/// records and acknowledgement logs written before stay valid (`ObjectHashTests` checks it against that form).
+/// records and acknowledgement logs written before stay valid (`ObjectHashTests` checks it against that form); the digest is spelled by `Hex`.
 public enum ObjectHash {
     public static func of(_ object: ManagedObject) -> String {
         var text: [UInt8] = []
@@ -34,7 +34,7 @@ public enum ObjectHash {
             text.append(contentsOf: "|>>\(name)=".utf8)
             text.append(contentsOf: targets.map(\.uuidString).sorted().joined(separator: ",").utf8)
         }
-        return hex(SHA256.hash(data: text).prefix(12))
+        return Hex.string(SHA256.hash(data: text).prefix(12))
     }
 
     /// A non-binary value as the default description of `AttributeValue` prints it: the case's name, then its
@@ -50,15 +50,5 @@ public enum ObjectHash {
         case .uuid(let v): "uuid(\(String(reflecting: v)))"
         case .binary(let v): "binary(\(String(reflecting: v)))"
         }
-    }
-
-    static func hex(_ bytes: some Sequence<UInt8>) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        for byte in bytes {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0f)])
-        }
-        return String(decoding: out, as: UTF8.self)
     }
 }

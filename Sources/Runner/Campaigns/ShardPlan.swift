@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Reporting
+import StoreModel
 
 /// What the folder of a many-runs command records so that `lifeboat report merge` can tell that its parts are
 /// shards of one whole and cover it exactly once: the whole's cases, by key and in order, a fingerprint over them
@@ -21,7 +22,7 @@ public struct ShardPlan: Sendable, Codable, Equatable {
         var text = "lifeboat.shard-plan/1\nkind \(kind)\nversion \(Campaign.lifeboatVersion)\n"
         for line in content { text += "content \(line)\n" }
         for key in cases { text += "case \(key)\n" }
-        id = SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
+        id = Hex.string(SHA256.hash(data: Data(text.utf8)))
         self.cases = cases
         self.shard = shard?.info
     }
