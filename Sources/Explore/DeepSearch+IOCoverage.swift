@@ -38,7 +38,7 @@ extension DeepSearch {
         public static let errnos: [Errno] = [.EIO, .ENOSPC, .EDQUOT, .EROFS, .EINTR]
 
         /// The answers, in the table's order.
-        public static var allCases: [IOAnswer] { [.success, .short] + errnos.map { .errno($0) } + [.fsyncFailClean] }
+        public static let allCases: [IOAnswer] = [.success, .short] + errnos.map { .errno($0) } + [.fsyncFailClean]
 
         public var description: String {
             switch self {

@@ -93,8 +93,8 @@ public final class ChildRegistry: @unchecked Sendable {
     static func processes(naming directory: URL) -> [Int32] {
         let me = getpid()
         return ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap(Int32.init).filter { pid in
-            pid != me && pid > 1 && isLifeboat(pid)
-                && ((try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8)) ?? "").contains(directory.path + "/")
+            guard pid != me, pid > 1, let cmdline = commandLine(of: pid) else { return false }
+            return isLifeboat(commandLine: cmdline) && cmdline.contains(directory.path + "/")
         }
     }
 
@@ -108,9 +108,16 @@ public final class ChildRegistry: @unchecked Sendable {
         return false
     }
 
-    static func isLifeboat(_ pid: Int32) -> Bool {
-        guard kill(pid, 0) == 0, let cmdline = try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8) else { return false }
-        return cmdline.contains("lifeboat") || cmdline.contains("LifeboatPackageTests") || cmdline.contains("faultfs")
+    static func isLifeboat(_ pid: Int32) -> Bool { commandLine(of: pid).map(isLifeboat(commandLine:)) ?? false }
+
+    static func isLifeboat(commandLine: String) -> Bool {
+        commandLine.contains("lifeboat") || commandLine.contains("LifeboatPackageTests") || commandLine.contains("faultfs")
+    }
+
+    /// The command line of a live process, or nil.
+    static func commandLine(of pid: Int32) -> String? {
+        guard kill(pid, 0) == 0 else { return nil }
+        return try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8)
     }
 
     /// Starts a child whose stdout and stderr go to `logs/NAME.log`. `environment` is added to this process's;
