@@ -26,22 +26,24 @@ import Testing
         #expect(try ScenarioParser.parse(yaml: yaml) == parsed)
     }
 
+    /// Each combination of moments, where the parser refuses it and with what. The last two show the order of the
+    /// checks: at_page's before at_end's.
+    static let refused: [(yaml: String, line: Int, column: Int, message: String)] = [
+        ("name: x\nfaults:\n  crash: {after_commits: 3, at_page: 4}\n", 3, 38,
+         "faults.crash.at_page needs during_step (the step whose copy it stops)"),
+        (step + "  crash: {during_step: 0, at_page: 4, delay: 1}\n", 5, 36, "faults.crash takes at_page or delay, not both"),
+        ("name: x\nfaults:\n  crash: {after_commits: 3, at_end: true}\n", 3, 37,
+         "faults.crash.at_end needs during_step (the step whose end it waits for)"),
+        (step + "  crash: {during_step: 0, at_end: true, delay: 1}\n", 5, 35, "faults.crash takes one of at_end, at_page and delay"),
+        (step + "  crash: {during_step: 0, at_end: true, at_page: 2}\n", 5, 35, "faults.crash takes one of at_end, at_page and delay"),
+        ("name: x\nfaults:\n  crash: {after_commits: 3, at_page: 4, at_end: true}\n", 3, 38, "faults.crash.at_page needs during_step"),
+        (step + "  crash: {during_step: 0, at_page: 4, delay: 1, at_end: true}\n", 5, 36, "faults.crash takes at_page or delay, not both"),
+    ]
+
     @Test func combiningMomentsIsRefusedAsBefore() {
-        expectScenarioError("name: x\nfaults:\n  crash: {after_commits: 3, at_page: 4}\n", line: 3, column: 38,
-                            message: "faults.crash.at_page needs during_step (the step whose copy it stops)")
-        expectScenarioError(Self.step + "  crash: {during_step: 0, at_page: 4, delay: 1}\n", line: 5, column: 36,
-                            message: "faults.crash takes at_page or delay, not both")
-        expectScenarioError("name: x\nfaults:\n  crash: {after_commits: 3, at_end: true}\n", line: 3, column: 37,
-                            message: "faults.crash.at_end needs during_step (the step whose end it waits for)")
-        expectScenarioError(Self.step + "  crash: {during_step: 0, at_end: true, delay: 1}\n", line: 5, column: 35,
-                            message: "faults.crash takes one of at_end, at_page and delay")
-        expectScenarioError(Self.step + "  crash: {during_step: 0, at_end: true, at_page: 2}\n", line: 5, column: 35,
-                            message: "faults.crash takes one of at_end, at_page and delay")
-        // The order of the checks: at_page's before at_end's.
-        expectScenarioError("name: x\nfaults:\n  crash: {after_commits: 3, at_page: 4, at_end: true}\n", line: 3, column: 38,
-                            message: "faults.crash.at_page needs during_step")
-        expectScenarioError(Self.step + "  crash: {during_step: 0, at_page: 4, delay: 1, at_end: true}\n", line: 5, column: 36,
-                            message: "faults.crash takes at_page or delay, not both")
+        for case let (yaml, line, column, message) in Self.refused {
+            expectScenarioError(yaml, line: line, column: column, message: message)
+        }
     }
 
     @Test func theJSONKeepsTheOldKeys() throws {
