@@ -7,7 +7,8 @@ import SeededRandomness
 import StoreModel
 
 /// `lifeboat explore`: runs seeded variations of a scenario until an invariant fails or the budget ends, then
-/// shrinks the failing scenario while the same invariant still fails and checks that the result replays.
+/// shrinks the failing scenario while the same failure remains (the invariant, or one of the alternatives the
+/// scenario's own expectation names) and checks that the result replays.
 public final class Explorer {
     public struct Budget: Sendable {
         public var runs: Int
@@ -50,6 +51,10 @@ public final class Explorer {
     }
 
     let base: Scenario
+    /// The invariants the scenario expected to fail, when it named alternatives (`violation A|B`): one failure
+    /// that shows as either, depending on the run (a torn copy reads as a corrupt database or as a state no
+    /// history explains). Shrinking and replays accept any of them, as the scenario itself does.
+    let faces: [String]
     let file: String
     let seed: UInt64
     let budget: Budget
@@ -59,6 +64,7 @@ public final class Explorer {
     public init(base: Scenario, file: String, seed: UInt64, budget: Budget, settings: ScenarioRunner.Settings,
                 progress: (@Sendable (String) -> Void)? = nil) {
         var base = base
+        faces = base.expect.invariants
         // Explore hunts violations: every invariant counts, whatever the drill expected.
         base.expect = .pass
         self.base = base
@@ -80,6 +86,16 @@ public final class Explorer {
     }
 
     static func violated(_ result: RunResult) -> [Verdict] { result.verdicts.filter { $0.status == .violated } }
+
+    /// The invariants that count as the same failure as `invariant`: its alternatives in the scenario's own
+    /// expectation, or itself.
+    func sameFailure(_ invariant: String) -> [String] { faces.contains(invariant) ? faces : [invariant] }
+
+    /// Whether the run failed the way `invariant` did.
+    func fails(_ result: RunResult, as invariant: String) -> Bool {
+        let faces = sameFailure(invariant)
+        return Self.violated(result).contains { faces.contains($0.invariant) }
+    }
 
     public func explore() throws -> Outcome {
         let started = Date()
@@ -114,7 +130,7 @@ public final class Explorer {
                 turns.scheduler = "turns"
                 let (result, _) = try run(turns)
                 outcome.shrinkRuns += 1
-                if Self.violated(result).contains(where: { $0.invariant == invariant }) {
+                if fails(result, as: invariant) {
                     shrunk = turns
                     outcome.shrinkSteps.append("scheduler free -> turns (deterministic replay)")
                 }
@@ -152,7 +168,7 @@ public final class Explorer {
             for _ in 0..<(candidate.scheduler == "turns" ? 1 : 2) where stillFails {
                 let (result, _) = try run(candidate)
                 runs += 1
-                stillFails = Self.violated(result).contains(where: { $0.invariant == invariant })
+                stillFails = fails(result, as: invariant)
             }
             return (stillFails, runs, nil)
         }
@@ -165,7 +181,7 @@ public final class Explorer {
     /// Runs the shrunk scenario again from its repro.yaml and counts how often the verdict repeats.
     func replay(_ scenario: Scenario, invariant: String, outcome: inout Outcome) throws {
         var expecting = scenario
-        expecting.expect = .violation(invariant)
+        expecting.expect = .violation(sameFailure(invariant).joined(separator: "|"))
         expecting.invariants = []
         var reproFile: URL?
         for attempt in 0..<budget.replays {
