@@ -7,6 +7,13 @@ let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
 
+/// The modules that read, hash and judge stores, and spawn the writers, build with `-O` even in a debug build:
+/// the test suite and the drills spend most of their CPU reading stores to judge them, where a debug build's
+/// retain/release and generic lookups were 41% of the samples (docs/performance.md, "The test suite").
+/// `LIFEBOAT_OPTIMIZE=0` turns it off (to step through them in a debugger, or to use this package as a versioned
+/// dependency, which SwiftPM refuses while a target has unsafe flags).
+let hot: [SwiftSetting] = strict + (Context.environment["LIFEBOAT_OPTIMIZE"] == "0" ? [] : [.unsafeFlags(["-O"])])
+
 let package = Package(
     name: "Lifeboat",
     platforms: [.macOS(.v15)],
@@ -35,7 +42,7 @@ let package = Package(
         .target(name: "CLifeboatSyncShim"),
 
         // The one way Lifeboat starts and waits for child processes (posix_spawn, wait4, process groups).
-        .target(name: "ChildProcesses", dependencies: ["CLifeboatSys"], swiftSettings: strict),
+        .target(name: "ChildProcesses", dependencies: ["CLifeboatSys"], swiftSettings: hot),
         // The one seeded generator (SplitMix64) every seeded choice draws from.
         .target(name: "SeededRandomness", swiftSettings: strict),
         // The one fault grammar: typed fault actions, triggers, crash modes, hold work, op and errno names, their
@@ -82,12 +89,12 @@ let package = Package(
         .target(
             name: "Workload",
             dependencies: ["StoreModel", "SeededRandomness", .product(name: "Crypto", package: "swift-crypto"), .product(name: "GRDB", package: "GRDB.swift")],
-            swiftSettings: strict),
+            swiftSettings: hot),
         // Invariants: the oracle over writer histories and one small function per invariant.
         .target(
             name: "Checks",
             dependencies: ["StoreModel", "StoreCheck", "Workload", .product(name: "GRDB", package: "GRDB.swift")],
-            swiftSettings: strict),
+            swiftSettings: hot),
         // Reports: JSON, Markdown, self-contained HTML with SVG, JUnit XML; pure functions of a run result.
         .target(
             name: "Reporting",
