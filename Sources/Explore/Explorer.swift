@@ -136,11 +136,14 @@ public final class Explorer {
                 }
             }
             try replay(shrunk, invariant: invariant, outcome: &outcome)
-            // A race can shrink to a scenario whose failure was luck. Rather than hand back a repro that does not
-            // replay, step back through the accepted reductions to the smallest one that does.
-            var fallbacks = 0
-            for earlier in trail.reversed() where earlier != shrunk && outcome.replaysReproducing == 0 && fallbacks < 3 && !Interruption.requested {
-                fallbacks += 1
+            // A race can shrink to a scenario whose failure was luck (a step dropped whose work a timing accident
+            // did on the runs that kept the reduction). Rather than hand back a repro that does not replay, step
+            // back to the reduction before the last, then to the scenario the search itself found failing.
+            var fallbacks: [Scenario] = []
+            for earlier in Array(trail.reversed().prefix(2)) + [trail[0]] where earlier != shrunk && !fallbacks.contains(earlier) {
+                fallbacks.append(earlier)
+            }
+            for earlier in fallbacks where outcome.replaysReproducing == 0 && !Interruption.requested {
                 progress?("replay: the repro did not reproduce \(invariant); trying the reduction before it")
                 outcome.shrinkSteps.append("back one reduction: the smaller scenario did not replay")
                 outcome.replayed = 0
