@@ -93,8 +93,8 @@ public final class Explorer {
 
     /// Whether the run failed the way `invariant` did.
     func fails(_ result: RunResult, as invariant: String) -> Bool {
-        let faces = sameFailure(invariant)
-        return Self.violated(result).contains { faces.contains($0.invariant) }
+        let accepted = sameFailure(invariant)
+        return Self.violated(result).contains { accepted.contains($0.invariant) }
     }
 
     public func explore() throws -> Outcome {
@@ -139,13 +139,14 @@ public final class Explorer {
             // A race can shrink to a scenario whose failure was luck (a step dropped whose work a timing accident
             // did on the runs that kept the reduction). Rather than hand back a repro that does not replay, step
             // back to the reduction before the last, then to the scenario the search itself found failing.
-            var fallbacks: [Scenario] = []
-            for earlier in Array(trail.reversed().prefix(2)) + [trail[0]] where earlier != shrunk && !fallbacks.contains(earlier) {
-                fallbacks.append(earlier)
+            var fallbacks: [(scenario: Scenario, step: String)] = []
+            for (earlier, step) in Array(trail.reversed().prefix(2).map { ($0, "back one reduction") }) + [(trail[0], "back to the scenario found failing")]
+            where earlier != shrunk && !fallbacks.contains(where: { $0.scenario == earlier }) {
+                fallbacks.append((earlier, step))
             }
-            for earlier in fallbacks where outcome.replaysReproducing == 0 && !Interruption.requested {
-                progress?("replay: the repro did not reproduce \(invariant); trying the reduction before it")
-                outcome.shrinkSteps.append("back one reduction: the smaller scenario did not replay")
+            for (earlier, step) in fallbacks where outcome.replaysReproducing == 0 && !Interruption.requested {
+                progress?("replay: the repro did not reproduce \(invariant); stepping \(step)")
+                outcome.shrinkSteps.append("\(step): the smaller scenario did not replay")
                 outcome.replayed = 0
                 outcome.replaysReproducing = 0
                 outcome.replaySeconds = []

@@ -9,7 +9,8 @@ import StoreModel
 /// built in one byte buffer (SHA-256 of the concatenation is the same as of the pieces fed one by one) and a
 /// value's text is spelled out per case instead of printed by reflection. The text is exactly what
 /// `"\(value)"` printed when this hashed that (`case(payload)`, the payload debug-printed), so hashes in
-/// records and acknowledgement logs written before stay valid (`ObjectHashTests` checks it against that form); the digest is spelled by `Hex`.
+/// records and acknowledgement logs written before stay valid (`ObjectHashTests` checks it against that form);
+/// the digest is spelled by `Hex`.
 public enum ObjectHash {
     public static func of(_ object: ManagedObject) -> String {
         var text: [UInt8] = []
