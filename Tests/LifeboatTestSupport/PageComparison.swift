@@ -2,8 +2,9 @@ import Foundation
 
 /// Compares the pages of two report folders (a sharded run merged, and the same run unsharded) with only what
 /// differs between any two runs taken out: the folders' own paths (`roots`, each given as it is and replaced by
-/// `<root>`), run and folder ids (`yyyyMMdd-HHmmss-xxxxxx`), ISO 8601 times and durations in seconds or ms. Every
-/// other character counts: a row lost, repeated or out of order, a count, a verdict, an evidence line.
+/// `<root>`), run and folder ids (`yyyyMMdd-HHmmss-xxxxxx`), ISO 8601 times and durations in seconds or ms (a deep
+/// search's `pointSeconds` among them: each point's time limit is six times its probe's measured time). Every other
+/// character counts: a row lost, repeated or out of order, a count, a verdict, an evidence line.
 public enum PageComparison {
     public static func normalized(_ text: String, roots: [URL]) -> String {
         var text = text
@@ -19,6 +20,7 @@ public enum PageComparison {
             (#"[0-9]{8}-[0-9]{6}-[0-9a-f]{6}"#, "<id>"),
             (#"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z"#, "<time>"),
             (#""seconds" : [0-9.e+-]+"#, #""seconds" : <t>"#),
+            (#""pointSeconds" : \{[^}]*\}"#, #""pointSeconds" : <t>"#),
             (#"[0-9]+(\.[0-9]+)? (s|ms)\b"#, "<t> $2"),
         ]
         for (pattern, replacement) in rules {
