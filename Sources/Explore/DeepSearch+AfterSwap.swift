@@ -37,7 +37,7 @@ extension DeepSearch {
     /// never put anything in place at that path.
     public static func swapIndex(in calls: [Call], database: String) -> Int? {
         calls.lastIndex { call in
-            (call.op == "rename" && call.path2 == database) || (["write", "copy_file_range"].contains(call.op) && call.path == database)
+            (call.op == .rename && call.path2 == database) || ([.write, .copyFileRange].contains(call.op) && call.path == database)
         }
     }
 
@@ -54,7 +54,7 @@ extension DeepSearch {
 
     /// "rename /Library.sqlite.restoring -> /Library.sqlite", "write /Library.sqlite".
     static func describe(_ call: Call) -> String {
-        call.op + " " + call.path + (call.path2.map { " -> \($0)" } ?? "")
+        call.op.rawValue + " " + call.path + (call.path2.map { " -> \($0)" } ?? "")
     }
 
     /// The Ns of `walk` whose call comes after `calls[swap]` (the walk's own N, counting the calls of its kinds;
@@ -77,7 +77,7 @@ extension DeepSearch {
 
     /// The program's calls after the swap, by kind.
     static func callsAfter(_ calls: [Call], swap: Int) -> [String: Int] {
-        calls.dropFirst(swap + 1).reduce(into: [:]) { $0[$1.op, default: 0] += 1 }
+        calls.dropFirst(swap + 1).reduce(into: [:]) { $0[$1.op.rawValue, default: 0] += 1 }
     }
 
     /// The rows of a walk after the swap, tallied.

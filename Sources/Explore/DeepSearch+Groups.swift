@@ -12,11 +12,11 @@ import Foundation
 extension DeepSearch {
     /// One call of the program, as the probe run's op log holds it.
     public struct Call: Sendable, Codable, Equatable {
-        public var op: String
+        public var op: FaultOp
         public var path: String
         /// A rename's target (what it put in place); nil for other calls.
         public var path2: String?
-        public init(op: String, path: String, path2: String? = nil) {
+        public init(op: FaultOp, path: String, path2: String? = nil) {
             self.op = op
             self.path = path
             self.path2 = path2
@@ -30,15 +30,17 @@ extension DeepSearch {
     /// is named so here: N counts it among the fsyncs.
     static func probedCalls(opLog url: URL) -> [Call]? {
         guard let records = try? OpLog.read(url) else { return nil }
-        return records.filter { $0.fault != nil && probedOps.contains(ioOp(ofHit: $0.op)) }
-            .map { Call(op: ioOp(ofHit: $0.op), path: $0.path ?? "", path2: $0.op == "rename" ? $0.path2 : nil) }
+        return records.compactMap { record in
+            guard record.fault != nil, let op = FaultOp(logged: record.op), probedOps.contains(op) else { return nil }
+            return Call(op: op, path: record.path ?? "", path2: op == .rename ? record.path2 : nil)
+        }
     }
 
     /// The Ns a walk over `ops` tries when its calls are grouped: the first and the last of each run of
     /// consecutive calls of those kinds to one path in `calls` (N counts the calls of `ops` only, from 1).
     /// Nil when the calls do not add up to `count` (the op log and the rule's counter disagree): the walk then
     /// tries every N.
-    public static func representatives(of calls: [Call], ops: [String], count: Int) -> [Int]? {
+    public static func representatives(of calls: [Call], ops: [FaultOp], count: Int) -> [Int]? {
         var chosen: [Int] = []
         var n = 0
         var run: (path: String, first: Int, last: Int)?

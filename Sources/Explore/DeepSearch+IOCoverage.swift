@@ -14,12 +14,26 @@ extension DeepSearch {
     public struct IOCell: Sendable, Codable, Equatable {
         public var op: FaultOp
         public var answer: IOAnswer
-        /// "met", "faulted", "not tried" or "unreachable".
-        public var status: String
+        public var status: IOStatus
         /// Calls answered so: the probe's count for success, the points a walk faulted otherwise.
         public var calls: Int
         /// Why a cell is unreachable or was not tried.
         public var reason: String?
+    }
+
+    /// What a cell says of its (call, answer): written in `deep.json` as its raw value, as it always was.
+    public enum IOStatus: String, Sendable, Codable, CaseIterable {
+        /// Success, in the probe run.
+        case met
+        /// A walk gave the answer at some of the program's calls.
+        case faulted
+        /// Reachable, but no walk of this search gave it (the budget, or a kind of call the walks do not cover).
+        case notTried = "not tried"
+        /// No local file system gives that answer to that call.
+        case unreachable
+
+        /// Whether the program was shown this answer.
+        public var filled: Bool { self == .met || self == .faulted }
     }
 
     /// An answer a local Linux file system can give a call: the table's columns. Its text (`description`, and its
@@ -120,7 +134,7 @@ extension DeepSearch {
         var planned: [String: Set<String>] = [:]
         for walk in summary.walks {
             guard let answer = ioAnswer(of: walk.action) else { continue }
-            for op in walk.ops { planned[base(walk.program), default: []].insert(ioKey(op, answer)) }
+            for op in walk.ops { planned[base(walk.program), default: []].insert(ioKey(op.rawValue, answer)) }
         }
         var tables: [String: [IOCell]] = [:]
         for (program, calls) in summary.calls where !program.contains("+") {
@@ -138,16 +152,16 @@ extension DeepSearch {
             for answer in ioAnswers {
                 let key = ioKey(op.rawValue, answer)
                 if answer == .success {
-                    cells.append(IOCell(op: op, answer: answer, status: "met", calls: calls[op.rawValue] ?? 0, reason: nil))
+                    cells.append(IOCell(op: op, answer: answer, status: .met, calls: calls[op.rawValue] ?? 0, reason: nil))
                 } else if let why = unreachable(op, answer) {
-                    cells.append(IOCell(op: op, answer: answer, status: "unreachable", calls: 0, reason: why))
+                    cells.append(IOCell(op: op, answer: answer, status: .unreachable, calls: 0, reason: why))
                 } else if let points = faulted[key], points > 0 {
-                    cells.append(IOCell(op: op, answer: answer, status: "faulted", calls: points, reason: nil))
+                    cells.append(IOCell(op: op, answer: answer, status: .faulted, calls: points, reason: nil))
                 } else {
                     let reason = planned.contains(key) ? "its walk did not run (the budget, or an interruption)"
                         : op == .copyFileRange && answer == .short ? "FaultFS cannot cut a copy_file_range short (short-write acts on write)"
                         : "no walk of the search gives it"
-                    cells.append(IOCell(op: op, answer: answer, status: "not tried", calls: 0, reason: reason))
+                    cells.append(IOCell(op: op, answer: answer, status: .notTried, calls: 0, reason: reason))
                 }
             }
         }
@@ -156,8 +170,8 @@ extension DeepSearch {
 
     /// "19 of 21 reachable cells filled (90%)" over every program's table.
     public static func ioShare(_ tables: [String: [IOCell]]) -> String {
-        let cells = tables.values.flatMap { $0 }.filter { $0.status != "unreachable" }
-        let filled = cells.filter { $0.status == "met" || $0.status == "faulted" }.count
+        let cells = tables.values.flatMap { $0 }.filter { $0.status != .unreachable }
+        let filled = cells.filter(\.status.filled).count
         return "\(filled) of \(cells.count) reachable (call, answer) cells filled (\(cells.isEmpty ? 100 : filled * 100 / cells.count)%)"
     }
 }

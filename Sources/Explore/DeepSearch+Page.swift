@@ -8,7 +8,7 @@ extension DeepSearch {
     public static func markdown(_ summary: Summary) -> String {
         var lines = ["# `lifeboat try --deep`", ""]
         for (program, calls) in summary.calls.sorted(by: { $0.key < $1.key }) {
-            lines.append("- \(program) made " + probedOps.map { "\(calls[$0] ?? 0) \($0)" }.joined(separator: ", "))
+            lines.append("- \(program) made " + probedOps.map { "\(calls[$0.rawValue] ?? 0) \($0)" }.joined(separator: ", "))
         }
         lines += ["", coverage(summary) + " in \(summary.runs) runs, \(String(format: "%.0f", summary.seconds)) s"
                   + (summary.incomplete.map { "; incomplete: \($0)" } ?? "")
@@ -57,14 +57,14 @@ extension DeepSearch {
                     lines.append("| \(op.rawValue) | " + ioAnswers.map { answer in
                         guard let cell = row.first(where: { $0.answer == answer }) else { return "" }
                         switch cell.status {
-                        case "met": return "met (\(cell.calls))"
-                        case "faulted": return "faulted at \(cell.calls)"
-                        case "unreachable": return "—"
-                        default: return "**not tried**"
+                        case .met: return "met (\(cell.calls))"
+                        case .faulted: return "faulted at \(cell.calls)"
+                        case .unreachable: return "—"
+                        case .notTried: return "**not tried**"
                         }
                     }.joined(separator: " | ") + " |")
                 }
-                let untried = cells.filter { $0.status == "not tried" }
+                let untried = cells.filter { $0.status == .notTried }
                 if !untried.isEmpty {
                     lines += [""] + untried.map { "- \(program): \($0.op.rawValue) \($0.answer) not tried: \($0.reason ?? "")" }
                 }

@@ -239,12 +239,12 @@ extension DeepSearch {
     }
 
     static func matches(_ each: Call, _ call: (op: String, fileClass: FileClass)) -> Bool {
-        each.op == call.op && FileClass.of(each.path, op: FaultOp(rawValue: each.op) ?? .any) == call.fileClass
+        each.op.rawValue == call.op && FileClass.of(each.path, op: each.op) == call.fileClass
     }
 
     /// The Ns (counting the calls of the walk's `ops` in `calls`, from 1) of `call`'s kind and class of file, of
     /// each run of such calls to one file the first and the last (`representatives`, as the walk groups its writes).
-    static func earlierPoints(in calls: [Call], ops: [String], call: (op: String, fileClass: FileClass)) -> [Int] {
+    static func earlierPoints(in calls: [Call], ops: [FaultOp], call: (op: String, fileClass: FileClass)) -> [Int] {
         let walked = calls.filter { ops.contains($0.op) }
         guard !walked.isEmpty else { return [] }
         let chosen = Set(representatives(of: calls, ops: ops, count: walked.count) ?? Array(1...walked.count))

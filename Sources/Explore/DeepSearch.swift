@@ -50,7 +50,7 @@ public struct DeepSearch {
     /// One walk of the plan: over which of the program's calls, with what at the Nth, and how many Ns there are.
     public struct Walk: Sendable, Codable, Equatable {
         public var program: String
-        public var ops: [String]
+        public var ops: [FaultOp]
         public var action: FaultAction
         public var count: Int
         public var path = "*"
@@ -66,12 +66,12 @@ public struct DeepSearch {
         public var afterSwap: [Int]?
         /// "backup: crash keep-none after fsync,fsyncdir,rename,unlink".
         public var label: String {
-            if let work = whileHeld { return "\(program): its \(ops.joined(separator: ",")) of the store held while the app does \(work.map(\.description).joined(separator: ", "))" }
-            return "\(program): \(action) " + (ops.isEmpty ? "after it reported success" : "at " + ops.joined(separator: ","))
+            if let work = whileHeld { return "\(program): its \(ops.text) of the store held while the app does \(work.map(\.description).joined(separator: ", "))" }
+            return "\(program): \(action) " + (ops.isEmpty ? "after it reported success" : "at " + ops.text)
         }
         /// The walk's folder name: "backup-crash-keep-none-fsync-fsyncdir-rename-unlink".
         public var folder: String {
-            ([program, action.description.replacingOccurrences(of: " ", with: "-")] + (ops.isEmpty ? ["after-success"] : ops)).joined(separator: "-")
+            ([program, action.description.replacingOccurrences(of: " ", with: "-")] + (ops.isEmpty ? ["after-success"] : ops.map(\.rawValue))).joined(separator: "-")
         }
     }
 
@@ -140,29 +140,29 @@ public struct DeepSearch {
     /// and drops the file's unsynced data (Linux's behaviour after a failed writeback: `fsync-fail-clean`, docs/faultfs.md), so a program that ignores the error
     /// and reports success leaves a backup that differs; ENOSPC and a short write at each write. The cheap, short walks come
     /// first, so a budget cuts the long write walks, not the persistence points.
-    public static let probedOps = ["write", "copy_file_range", "fsync", "fsyncdir", "rename", "unlink", "rmdir", "open", "flush"]
-    static let walkShapes: [(ops: [String], action: FaultAction)] = [
-        (["fsync", "fsyncdir", "rename", "unlink", "rmdir"], .crash(.keepNone)),
-        (["fsync", "fsyncdir", "rename", "unlink", "rmdir"], .crash(.reorder)),
-        (["fsync", "fsyncdir", "rename"], .crash(.torn(fill: .zeros))),
-        (["fsync", "fsyncdir", "rename"], .errno(.EIO)),
-        (["unlink", "rmdir"], .errno(.EIO)),
-        (["fsync"], .fsyncFailClean),
-        (["flush"], .errno(.EIO)),
-        (["write", "copy_file_range"], .errno(.EIO)),
-        (["write", "copy_file_range"], .errno(.ENOSPC)),
-        (["write"], .shortWrite(1)),
+    public static let probedOps: [FaultOp] = [.write, .copyFileRange, .fsync, .fsyncdir, .rename, .unlink, .rmdir, .open, .flush]
+    static let walkShapes: [(ops: [FaultOp], action: FaultAction)] = [
+        ([.fsync, .fsyncdir, .rename, .unlink, .rmdir], .crash(.keepNone)),
+        ([.fsync, .fsyncdir, .rename, .unlink, .rmdir], .crash(.reorder)),
+        ([.fsync, .fsyncdir, .rename], .crash(.torn(fill: .zeros))),
+        ([.fsync, .fsyncdir, .rename], .errno(.EIO)),
+        ([.unlink, .rmdir], .errno(.EIO)),
+        ([.fsync], .fsyncFailClean),
+        ([.flush], .errno(.EIO)),
+        ([.write, .copyFileRange], .errno(.EIO)),
+        ([.write, .copyFileRange], .errno(.ENOSPC)),
+        ([.write], .shortWrite(1)),
     ]
     /// Walks that give the other answers a local file system can give those calls (the input/output coverage
     /// table, `DeepSearch+IOCoverage.swift`): ENOSPC and EDQUOT at each fsync (delayed
     /// allocation reports a full disk there), EDQUOT and EROFS at each write, EROFS at each rename, unlink and rmdir. They come after every
     /// walk above whatever their length, so a budget cuts them first.
-    static let fillingShapes: [(ops: [String], action: FaultAction)] = [
-        (["fsync"], .errno(.ENOSPC)),
-        (["fsync"], .errno(.EDQUOT)),
-        (["rename", "unlink", "rmdir"], .errno(.EROFS)),
-        (["write", "copy_file_range"], .errno(.EDQUOT)),
-        (["write", "copy_file_range"], .errno(.EROFS)),
+    static let fillingShapes: [(ops: [FaultOp], action: FaultAction)] = [
+        ([.fsync], .errno(.ENOSPC)),
+        ([.fsync], .errno(.EDQUOT)),
+        ([.rename, .unlink, .rmdir], .errno(.EROFS)),
+        ([.write, .copyFileRange], .errno(.EDQUOT)),
+        ([.write, .copyFileRange], .errno(.EROFS)),
     ]
 
     let file: String
@@ -282,7 +282,7 @@ public struct DeepSearch {
             var rule = Scenario.Rule()
             rule.ops = [op]
             // Opens are counted on the live store's files only: those are the reads an interleaving delays.
-            if op == "open" { rule.path = target.storeGlob }
+            if op == .open { rule.path = target.storeGlob }
             rule.action = .delay(0)
             rule.actor = target.actor
             scenario.faults.rules.append(rule)
@@ -295,7 +295,7 @@ public struct DeepSearch {
         let result = run.result
         var calls: [String: Int] = [:]
         for (index, op) in Self.probedOps.enumerated() {
-            calls[op] = result.faults.forRule(index)?.fired ?? 0
+            calls[op.rawValue] = result.faults.forRule(index)?.fired ?? 0
         }
         var sequence: [Call]?
         if let scratch = run.scratch {
@@ -313,12 +313,12 @@ public struct DeepSearch {
                             work: [HoldWork]? = nil) -> [Walk] {
         if let glob = interleaving {
             let count = calls["open"] ?? 0
-            var walk = Walk(program: program, ops: ["open"], action: .hold(FaultAction.defaultHoldMilliseconds), count: count, path: glob)
+            var walk = Walk(program: program, ops: [.open], action: .hold(FaultAction.defaultHoldMilliseconds), count: count, path: glob)
             walk.whileHeld = work
             return count == 0 ? [] : [walk]
         }
         return (walkShapes + fillingShapes).compactMap { shape -> Walk? in
-            let count = shape.ops.reduce(0) { $0 + (calls[$1] ?? 0) }
+            let count = shape.ops.reduce(0) { $0 + (calls[$1.rawValue] ?? 0) }
             guard count > 0 else { return nil }
             var walk = Walk(program: program, ops: shape.ops, action: shape.action, count: count)
             if Set(shape.ops).isSubset(of: groupedOps), let sequence,
@@ -332,7 +332,7 @@ public struct DeepSearch {
     }
 
     /// The kinds of call whose walks are grouped by run: the writes (each persistence point is walked whole).
-    static let groupedOps: Set<String> = ["write", "copy_file_range"]
+    static let groupedOps: Set<FaultOp> = [.write, .copyFileRange]
 
     static let crashModes: [CrashMode] = [.keepNone, .reorder, .torn(fill: .zeros)]
     /// What the app does while the program's open of a store file is held: commits only (the -wal grows past what
@@ -376,7 +376,7 @@ public struct DeepSearch {
             // A restore's points after its swap: the calls past the one that put the backup in place.
             if target.program == "restore" { summary.afterSwap?[target.program] = Self.markAfterSwap(&walks, calls: sequence, storeGlob: target.storeGlob) }
             summary.walks += walks
-            progress("probe: \(target.program) made " + Self.probedOps.map { "\(calls[$0] ?? 0) \($0)" }.joined(separator: ", "))
+            progress("probe: \(target.program) made " + Self.probedOps.map { "\(calls[$0.rawValue] ?? 0) \($0)" }.joined(separator: ", "))
         }
         // The short walks first, whichever program they search (the persistence points, the interleavings, the
         // crash after success), so a budget cuts the long walks over every write, not them.

@@ -43,7 +43,7 @@ extension FaultWalk {
                 ?? "it made no call on the volume after it"
             sentence = "after \(config.action) at \(hit.summary), the program never returned: \(last); stopped at the run's time limit of \(limitText)"
         } else {
-            sentence = "the program never returned before its \(n)th \(config.ops.joined(separator: "/")) call (the fault never fired); stopped at the run's time limit of \(limitText)"
+            sentence = "the program never returned before its \(n)th \(config.ops.map(\.rawValue).joined(separator: "/")) call (the fault never fired); stopped at the run's time limit of \(limitText)"
         }
         return Row(n: n, fired: hit != nil, hit: hit, outcome: Self.hung, violated: [], evidence: [],
                    cause: nil, errors: result.errors, seconds: seconds, report: report, repro: nil, hung: sentence)
@@ -53,9 +53,10 @@ extension FaultWalk {
     /// run would have named it (the walk's actor, the command that made the call), and the last call after it of
     /// the processes of the same step (those whose parents reach the step's process, the one just below the
     /// runner, which is this process: the runner runs in it).
-    static func hungCalls(_ records: [OpRecord], ops: [String], actor: String?, runner: Int32 = getpid()) -> (FaultHit?, OpRecord?) {
+    static func hungCalls(_ records: [OpRecord], ops: [FaultOp], actor: String?, runner: Int32 = getpid()) -> (FaultHit?, OpRecord?) {
         let processes = OpLogProcesses(records)
-        guard let fired = records.first(where: { $0.fault != nil && ops.contains($0.op) }) else { return (nil, nil) }
+        // A rule over fsync fires on an fdatasync too (`FaultOp(logged:)`).
+        guard let fired = records.first(where: { $0.fault != nil && FaultOp(logged: $0.op).map(ops.contains) == true }) else { return (nil, nil) }
         let command = fired.pid.flatMap(processes.command)
         let hit = FaultHit(op: fired.op, path: fired.path ?? "", offset: fired.offset, length: fired.length,
                            actor: actor.map { name in command.map { "\(name) (\($0))" } ?? name }, pid: fired.pid, command: command)

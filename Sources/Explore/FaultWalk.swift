@@ -17,7 +17,7 @@ import Scenario
 public struct FaultWalk: Sendable {
     public struct Config: Sendable, Codable, Equatable {
         public var scenarioFile: String
-        public var ops: [String]
+        public var ops: [FaultOp]
         public var path: String
         /// What happens at the Nth call (`errno EIO`, `crash torn`, ...; saved as its text).
         public var action: FaultAction
@@ -41,7 +41,7 @@ public struct FaultWalk: Sendable {
         /// For `action: hold`: what the app does while the Nth call is held (`while_held`).
         public var whileHeld: [HoldWork]?
 
-        public init(scenarioFile: String, ops: [String], path: String, action: FaultAction, from: Int = 1, max: Int? = nil,
+        public init(scenarioFile: String, ops: [FaultOp], path: String, action: FaultAction, from: Int = 1, max: Int? = nil,
                     shard: Int = 1, shards: Int = 1, stopAtFailure: Bool = false, actor: String? = nil, excused: [String]? = nil,
                     only: [Int]? = nil, whileHeld: [HoldWork]? = nil) {
             self.only = only
@@ -199,7 +199,7 @@ public struct FaultWalk: Sendable {
         var state: State
         if let saved = try Self.load(directory) {
             guard saved.config == config else {
-                throw WalkError.otherWalk("\(directory.path) holds a walk with other settings (\(saved.config.ops.joined(separator: ",")) \(saved.config.path) -> \(saved.config.action), shard \(saved.config.shard)/\(saved.config.shards)); use another directory")
+                throw WalkError.otherWalk("\(directory.path) holds a walk with other settings (\(saved.config.ops.text) \(saved.config.path) -> \(saved.config.action), shard \(saved.config.shard)/\(saved.config.shards)); use another directory")
             }
             state = saved
             progress?("resuming: \(saved.rows.count) N(s) done" + (saved.finished.map { "; already finished: \($0)" } ?? ""))

@@ -13,7 +13,7 @@ public enum FaultWalkReport {
         let c = state.config
         let failing = state.rows.filter { $0.outcome == "violated" }
         let notRun = state.rows.filter { $0.outcome == FaultWalk.notRun }.count
-        return "\(state.rows.count - notRun) run(s)" + (notRun > 0 ? " (\(notRun) not run)" : "") + " in \(String(format: "%.1f", state.seconds)) s over `\(c.ops.joined(separator: ","))` on `\(c.path)` -> `\(c.action)`"
+        return "\(state.rows.count - notRun) run(s)" + (notRun > 0 ? " (\(notRun) not run)" : "") + " in \(String(format: "%.1f", state.seconds)) s over `\(c.ops.text)` on `\(c.path)` -> `\(c.action)`"
             + (c.shards > 1 ? ", shard \(c.shard)/\(c.shards)" : "")
             + "; first failing N: \(state.firstFailing.map { String($0.n) } ?? "none"); \(failing.count) failing N(s); "
             + (state.finished ?? "not finished (rerun with the same --directory to continue)")

@@ -12,9 +12,9 @@ public enum FaultFSCommandLine {
                                          [--exit-with-parent] [--memory-budget BYTES[K|M|G]] [--spill-dir DIR]
                                          [--mmap] [--host-sync on|off] [--fsync-failure ext4|xfs|btrfs] [--high-level]
       faultfs ctl SOCKET VERB [ARGS]     verbs: ping, rules, status, coverage, sync-all, clear, shutdown,
-                                          disarm ID, crash keep-none|keep-prefix N|torn [zeros|garbage]|reorder,
-                                          fsync-failure [ext4|xfs|btrfs|none], log-mark LABEL, arm RULE_JSON,
-                                          raw REQUEST_JSON; RULE_JSON's action kinds (docs/faultfs.md):
+                                          disarm ID, release ID, crash keep-none|keep-prefix N|torn [zeros|garbage]|reorder,
+                                          fsync-failure [ext4|xfs|btrfs|none], device [DEVICE_JSON], log-mark LABEL,
+                                          arm RULE_JSON, raw REQUEST_JSON; RULE_JSON's action kinds (docs/faultfs.md):
     \(FaultAction.Kind.namesWrapped(width: 110, indent: String(repeating: " ", count: 38)))
       faultfs status SOCKET              unsynced files and pending directory entries
       faultfs log FILE                   the op log, one line per record
@@ -142,43 +142,52 @@ public enum FaultFSCommandLine {
         }
     }
 
-    /// Builds the request for `ctl SOCKET VERB ARGS`.
+    /// Builds the request for `ctl SOCKET VERB ARGS`: every `ControlVerb` (the switch is exhaustive, so a new verb
+    /// cannot be left out of the command line), plus `raw REQUEST_JSON`, which sends a line as it is.
     public static func parseControl(_ args: [String]) -> Result<Data, FaultFSError> {
-        guard let verb = args.first else { return .failure(.badRequest("ctl needs a VERB")) }
+        guard let name = args.first else { return .failure(.badRequest("ctl needs a VERB")) }
         let rest = Array(args.dropFirst())
+        if name == "raw" {
+            guard rest.count == 1 else { return .failure(.badRequest("raw needs one REQUEST_JSON argument")) }
+            return .success(Data(rest[0].utf8))
+        }
+        guard let verb = ControlVerb(rawValue: name) else {
+            return .failure(.badRequest("unknown verb \(name) (\(ControlVerb.names), raw)"))
+        }
         var req = ControlRequest(verb: verb)
         switch verb {
-        case "ping", "rules", "status", "coverage", "sync-all", "clear", "shutdown":
-            guard rest.isEmpty else { return .failure(.badRequest("\(verb) takes no arguments")) }
-        case "disarm":
-            guard rest.count == 1 else { return .failure(.badRequest("disarm needs ID")) }
+        case .ping, .rules, .status, .coverage, .syncAll, .clear, .shutdown:
+            guard rest.isEmpty else { return .failure(.badRequest("\(name) takes no arguments")) }
+        case .disarm, .release:
+            guard rest.count == 1 else { return .failure(.badRequest("\(name) needs ID")) }
             req.id = rest[0]
-        case "log-mark":
+        case .logMark:
             req.label = rest.joined(separator: " ")
-        case "fsync-failure":
+        case .fsyncFailure:
             guard rest.count <= 1 else { return .failure(.badRequest("fsync-failure takes at most one of ext4, xfs, btrfs, none")) }
-            if let name = rest.first {
-                guard name == "none" || FsyncFailure(rawValue: name) != nil else {
-                    return .failure(.badRequest("fsync-failure must be ext4, xfs, btrfs or none, not '\(name)'"))
-                }
-                req.fsyncFailure = name
+            if let setting = rest.first {
+                guard let parsed = FsyncFailureSetting(name: setting) else { return .failure(.badRequest(FsyncFailureSetting.unknown(setting))) }
+                req.fsyncFailure = parsed
             }
-        case "crash":
+        case .device:
+            guard rest.count <= 1 else { return .failure(.badRequest("device takes at most one DEVICE_JSON argument")) }
+            if let json = rest.first {
+                do { req.device = try JSONDecoder().decode(DeviceProfile.self, from: Data(json.utf8)) } catch {
+                    return .failure(.badRequest("bad device JSON: \(error)"))
+                }
+                if let problem = req.device?.validationError() { return .failure(.badRequest(problem)) }
+            }
+        case .crash:
             do { req = .crash(rest.isEmpty ? .keepNone : try CrashMode(text: rest.joined(separator: " "))) } catch {
                 return .failure(.badRequest("crash mode \(error)"))
             }
-        case "arm":
+        case .arm:
             guard rest.count == 1 else { return .failure(.badRequest("arm needs one RULE_JSON argument")) }
             do {
                 req.rule = try JSONDecoder().decode(FaultRule.self, from: Data(rest[0].utf8))
             } catch {
                 return .failure(.badRequest("bad rule JSON: \(error)"))
             }
-        case "raw":
-            guard rest.count == 1 else { return .failure(.badRequest("raw needs one REQUEST_JSON argument")) }
-            return .success(Data(rest[0].utf8))
-        default:
-            return .failure(.badRequest("unknown verb \(verb)"))
         }
         do { return .success(try JSONEncoder().encode(req)) } catch { return .failure(.badRequest("\(error)")) }
     }

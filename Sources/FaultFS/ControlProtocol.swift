@@ -7,7 +7,7 @@ import Foundation
 /// `{"verb":"fsync-failure","fsyncFailure":"ext4"}`.
 /// Replies: `{"ok":true,...}` or `{"ok":false,"error":"..."}`.
 public struct ControlRequest: Codable, Sendable, Equatable {
-    public var verb: String
+    public var verb: ControlVerb
     public var rule: FaultRule?
     public var id: String?
     public var mode: String?
@@ -16,10 +16,10 @@ public struct ControlRequest: Codable, Sendable, Equatable {
     public var label: String?
     /// `device`: the tear guarantees of the simulated disk (absent: report the current one).
     public var device: DeviceProfile?
-    /// `fsync-failure`: `ext4`, `xfs`, `btrfs` or `none` (see `FsyncFailure`; absent: report the current one).
-    public var fsyncFailure: String?
+    /// `fsync-failure`: the semantics to set (absent: report the current one).
+    public var fsyncFailure: FsyncFailureSetting?
 
-    public init(verb: String, rule: FaultRule? = nil, id: String? = nil, mode: String? = nil, n: Int? = nil,
+    public init(verb: ControlVerb, rule: FaultRule? = nil, id: String? = nil, mode: String? = nil, n: Int? = nil,
                 fill: TornFill? = nil, label: String? = nil) {
         self.verb = verb; self.rule = rule; self.id = id; self.mode = mode; self.n = n; self.fill = fill; self.label = label
     }
@@ -27,7 +27,7 @@ public struct ControlRequest: Codable, Sendable, Equatable {
     /// A crash request for a mode (`CrashMode.protocolFields`).
     public static func crash(_ mode: CrashMode) -> ControlRequest {
         let fields = mode.protocolFields
-        return ControlRequest(verb: "crash", mode: fields.mode, n: fields.n, fill: fields.fill)
+        return ControlRequest(verb: .crash, mode: fields.mode, n: fields.n, fill: fields.fill)
     }
 
     /// The crash mode named by this request, or a message saying what is wrong.
@@ -35,6 +35,65 @@ public struct ControlRequest: Codable, Sendable, Equatable {
         do { return .success(try CrashMode(protocolMode: mode, n: n, fill: fill)) } catch {
             return .failure(.badRequest(error.detail ?? "unknown crash mode \(error.text) (keep-none, keep-prefix, torn, reorder)"))
         }
+    }
+}
+
+/// The verbs of the control protocol, written once: the daemon's answer, the mount's calls and the `faultfs ctl`
+/// command line all switch over this type, so a new verb that one of them does not handle does not compile.
+/// On the wire a verb is its raw value (`"sync-all"`); an unknown one is a decoding error that names the known ones.
+public enum ControlVerb: String, Codable, Sendable, CaseIterable {
+    case ping, arm, disarm, clear, release, rules, crash
+    case syncAll = "sync-all"
+    case status, coverage, device
+    case fsyncFailure = "fsync-failure"
+    case logMark = "log-mark"
+    case shutdown
+
+    /// Every verb's wire name, in order, for messages and help.
+    public static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }
+
+    public init(from decoder: any Decoder) throws {
+        let name = try decoder.singleValueContainer().decode(String.self)
+        guard let verb = ControlVerb(rawValue: name) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
+                                                    debugDescription: "unknown verb \(name) (\(Self.names))"))
+        }
+        self = verb
+    }
+}
+
+/// What `fsync-failure` sets: one of `FsyncFailure`'s semantics, or `none` (a failed fsync's data stays pending).
+/// On the wire it is the name alone (`"ext4"`, `"none"`), as before it was typed.
+public enum FsyncFailureSetting: Codable, Sendable, Equatable {
+    case none
+    case semantics(FsyncFailure)
+
+    public init(_ semantics: FsyncFailure?) { self = semantics.map { .semantics($0) } ?? .none }
+
+    /// Parses a name; nil when it is none of `ext4`, `xfs`, `btrfs`, `none`.
+    public init?(name: String) {
+        if name == "none" { self = .none } else if let s = FsyncFailure(rawValue: name) { self = .semantics(s) } else { return nil }
+    }
+
+    public var semantics: FsyncFailure? { if case .semantics(let s) = self { s } else { nil } }
+    public var name: String { semantics?.rawValue ?? "none" }
+
+    /// The message for a name that is none of them.
+    public static func unknown(_ name: String) -> String {
+        "fsync-failure must be \(FsyncFailure.allCases.map(\.rawValue).joined(separator: ", ")) or none, not '\(name)'"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let name = try decoder.singleValueContainer().decode(String.self)
+        guard let setting = FsyncFailureSetting(name: name) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: Self.unknown(name)))
+        }
+        self = setting
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(name)
     }
 }
 
@@ -91,7 +150,7 @@ public struct ControlReply: Codable, Sendable {
     /// `device`: the profile in force.
     public var device: DeviceProfile?
     /// `fsync-failure`: the semantics in force (`none` when unset).
-    public var fsyncFailure: String?
+    public var fsyncFailure: FsyncFailureSetting?
     /// `release`: how many held calls went on.
     public var released: Int?
 

@@ -68,7 +68,7 @@ public final class FaultFSMount: Sendable {
                 let out = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
                 throw FaultFSError.launch("faultfs daemon exited during start: \(out)")
             }
-            if (try? mount.client.call(ControlRequest(verb: "ping"))) != nil, StaleMounts.isMounted(mnt) {
+            if (try? mount.client.call(ControlRequest(verb: .ping))) != nil, StaleMounts.isMounted(mnt) {
                 return mount
             }
             usleep(20_000)
@@ -116,26 +116,26 @@ public final class FaultFSMount: Sendable {
 
     // MARK: Control verbs
 
-    public func ping() throws { try client.call(ControlRequest(verb: "ping")) }
+    public func ping() throws { try client.call(ControlRequest(verb: .ping)) }
 
     /// Arms a rule; returns its id.
     @discardableResult
     public func arm(_ rule: FaultRule) throws -> String {
-        guard let id = try client.call(ControlRequest(verb: "arm", rule: rule)).id else {
+        guard let id = try client.call(ControlRequest(verb: .arm, rule: rule)).id else {
             throw FaultFSError.control("arm reply without id")
         }
         return id
     }
 
-    public func disarm(_ id: String) throws { try client.call(ControlRequest(verb: "disarm", id: id)) }
+    public func disarm(_ id: String) throws { try client.call(ControlRequest(verb: .disarm, id: id)) }
 
-    public func clearRules() throws { try client.call(ControlRequest(verb: "clear")) }
+    public func clearRules() throws { try client.call(ControlRequest(verb: .clear)) }
 
     /// Lets the calls a `hold` rule holds go on; returns how many there were.
     @discardableResult
-    public func release(_ id: String) throws -> Int { try client.call(ControlRequest(verb: "release", id: id)).released ?? 0 }
+    public func release(_ id: String) throws -> Int { try client.call(ControlRequest(verb: .release, id: id)).released ?? 0 }
 
-    public func rules() throws -> [RuleStatus] { try client.call(ControlRequest(verb: "rules")).rules ?? [] }
+    public func rules() throws -> [RuleStatus] { try client.call(ControlRequest(verb: .rules)).rules ?? [] }
 
     @discardableResult
     public func crash(_ mode: CrashMode) throws -> CrashReport {
@@ -145,39 +145,39 @@ public final class FaultFSMount: Sendable {
 
     /// Makes everything durable; returns how many pending ops were settled.
     @discardableResult
-    public func syncAll() throws -> Int { try client.call(ControlRequest(verb: "sync-all")).synced ?? 0 }
+    public func syncAll() throws -> Int { try client.call(ControlRequest(verb: .syncAll)).synced ?? 0 }
 
     public func status() throws -> StatusReport {
-        guard let s = try client.call(ControlRequest(verb: "status")).status else { throw FaultFSError.control("status reply without body") }
+        guard let s = try client.call(ControlRequest(verb: .status)).status else { throw FaultFSError.control("status reply without body") }
         return s
     }
 
     /// Ran/matched/fired per op and file class since the mount, persistence points and crashes; and whether a
     /// `crash` rule froze the volume (a crash is due).
     public func coverage() throws -> (coverage: FaultCoverage, frozen: Bool) {
-        let reply = try client.call(ControlRequest(verb: "coverage"))
+        let reply = try client.call(ControlRequest(verb: .coverage))
         guard let coverage = reply.coverage else { throw FaultFSError.control("coverage reply without body") }
         return (coverage, reply.frozen ?? false)
     }
 
     /// Sets the simulated disk's tear guarantees (sector, atomic unit, powersafe overwrite) for later crashes.
     public func setDevice(_ device: DeviceProfile) throws {
-        var request = ControlRequest(verb: "device")
+        var request = ControlRequest(verb: .device)
         request.device = device
         try client.call(request)
     }
 
     /// Sets what an fsync failed with EIO leaves in the file (`FsyncFailure`; nil: the data stays pending).
     public func setFsyncFailure(_ semantics: FsyncFailure?) throws {
-        var request = ControlRequest(verb: "fsync-failure")
-        request.fsyncFailure = semantics?.rawValue ?? "none"
+        var request = ControlRequest(verb: .fsyncFailure)
+        request.fsyncFailure = FsyncFailureSetting(semantics)
         try client.call(request)
     }
 
     /// Inserts a marker record in the op log; returns its seq.
     @discardableResult
     public func logMark(_ label: String) throws -> UInt64 {
-        try client.call(ControlRequest(verb: "log-mark", label: label)).seq ?? 0
+        try client.call(ControlRequest(verb: .logMark, label: label)).seq ?? 0
     }
 
     /// Stops the daemon and makes sure nothing stays mounted: shutdown verb, wait; then fusermount3 -u,
@@ -189,7 +189,7 @@ public final class FaultFSMount: Sendable {
         }
         if already { return }
         let mnt = mountpoint.path
-        _ = try? client.send(ControlRequest(verb: "shutdown"))
+        _ = try? client.send(ControlRequest(verb: .shutdown))
         if !waitForExit(seconds: 10) {
             if StaleMounts.isMounted(mnt) { StaleMounts.fusermount(["-u", mnt]) }
             if !waitForExit(seconds: 3) {

@@ -34,9 +34,9 @@ extension FaultFileSystem {
     private func answer(_ req: ControlRequest) -> ControlReply {
         var reply = ControlReply(ok: true)
         switch req.verb {
-        case "ping":
+        case .ping:
             reply.version = FaultFSVersion.protocolVersion
-        case "arm":
+        case .arm:
             guard let rule = req.rule else { return .failure("arm needs \"rule\"") }
             switch faults.arm(rule) {
             case .success(let id):
@@ -44,17 +44,17 @@ extension FaultFileSystem {
                 logOp("arm", rule.path, result: 0) { $0.detail = id }
             case .failure(let e): return .failure(e.description)
             }
-        case "disarm":
+        case .disarm:
             guard let id = req.id else { return .failure("disarm needs \"id\"") }
             guard faults.disarm(id) else { return .failure("no rule with id \(id)") }
-        case "clear":
+        case .clear:
             faults.clear()
-        case "release":
+        case .release:
             guard let id = req.id else { return .failure("release needs \"id\"") }
             reply.released = faults.release(rule: id)
-        case "rules":
+        case .rules:
             reply.rules = faults.list()
-        case "crash":
+        case .crash:
             switch req.crashMode() {
             case .success(let mode):
                 reply.crash = crash(mode)
@@ -62,37 +62,30 @@ extension FaultFileSystem {
                 faults.thaw()
             case .failure(let e): return .failure(e.description)
             }
-        case "sync-all":
+        case .syncAll:
             faults.coverage.noteSyncAll()
             reply.synced = syncAll()
-        case "device":
+        case .device:
             if let device = req.device {
                 if let problem = device.validationError() { return .failure(problem) }
                 faults.device.withLock { $0 = device }
             }
             reply.device = faults.device.withLock { $0 } ?? .default
-        case "fsync-failure":
-            if let name = req.fsyncFailure {
-                guard name == "none" || FsyncFailure(rawValue: name) != nil else {
-                    return .failure("fsync-failure must be ext4, xfs, btrfs or none, not '\(name)'")
-                }
-                fsyncFailure.withLock { $0 = FsyncFailure(rawValue: name) }
-            }
-            reply.fsyncFailure = fsyncFailure.withLock { $0 }?.rawValue ?? "none"
-        case "coverage":
+        case .fsyncFailure:
+            if let setting = req.fsyncFailure { fsyncFailure.withLock { $0 = setting.semantics } }
+            reply.fsyncFailure = FsyncFailureSetting(fsyncFailure.withLock { $0 })
+        case .coverage:
             reply.coverage = faults.coverage.snapshot()
             reply.frozen = faults.isFrozen
-        case "status":
+        case .status:
             reply.status = status()
-        case "log-mark":
+        case .logMark:
             let seq = nextSeq()
             logOp("mark", nil, result: 0, seq: seq) { $0.detail = req.label ?? "" }
             log?.flush()
             reply.seq = seq
-        case "shutdown":
+        case .shutdown:
             requestStop()
-        default:
-            return .failure("unknown verb \(req.verb) (ping, arm, disarm, clear, release, rules, crash, sync-all, status, coverage, device, fsync-failure, log-mark, shutdown)")
         }
         return reply
     }

@@ -54,7 +54,7 @@ extension TryCommand {
         for (seed, summary, folder) in summaries {
             // The programs' own counts (the interleaving runs count the same program again, under writers).
             let calls = summary.calls.filter { !$0.key.contains("+") }.sorted { $0.key < $1.key }.map { program, counts in
-                "\(program) " + DeepSearch.probedOps.filter { (counts[$0] ?? 0) > 0 }.map { "\(counts[$0] ?? 0) \($0)" }.joined(separator: ", ")
+                "\(program) " + DeepSearch.probedOps.filter { (counts[$0.rawValue] ?? 0) > 0 }.map { "\(counts[$0.rawValue] ?? 0) \($0)" }.joined(separator: ", ")
             }.joined(separator: "; ")
             print("seed \(seed): \(DeepSearch.coverage(summary)), \(summary.runs) runs in \(Progress.clock(summary.seconds)) (\(calls))")
             if let tables = summary.ioCoverage, !tables.isEmpty { print("  input/output: \(DeepSearch.ioShare(tables))") }

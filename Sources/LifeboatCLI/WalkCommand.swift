@@ -57,12 +57,19 @@ struct WalkCommand: ParsableCommand {
         guard from >= 1 else { throw ValidationError("--from must be at least 1") }
         if let max, max < from { throw ValidationError("--max must be at least --from") }
         _ = try shardValue()
-        let names = ops.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        guard !names.isEmpty, names.allSatisfy({ ScenarioParser.faultOps.contains($0) }) else {
-            throw ValidationError("--ops must name operations among \(ScenarioParser.faultOps.joined(separator: ", ")), not '\(ops)'")
-        }
+        _ = try walkOps()
         _ = try walkAction()
         guard !path.isEmpty else { throw ValidationError("--path must not be empty") }
+    }
+
+    /// `--ops`, typed once (`FaultOp`).
+    func walkOps() throws -> [FaultOp] {
+        let names = ops.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        let typed = names.compactMap(FaultOp.init(rawValue:))
+        guard !names.isEmpty, typed.count == names.count else {
+            throw ValidationError("--ops must name operations among \(ScenarioParser.faultOps.joined(separator: ", ")), not '\(ops)'")
+        }
+        return typed
     }
 
     func run() throws {
@@ -81,7 +88,7 @@ struct WalkCommand: ParsableCommand {
         if parsed.scheduler != "turns" {
             print("note: scheduler \(parsed.scheduler): N may name a different operation from run to run; `scheduler: turns` makes the walk exact")
         }
-        let config = FaultWalk.Config(scenarioFile: file.path, ops: ops.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) },
+        let config = FaultWalk.Config(scenarioFile: file.path, ops: try walkOps(),
                                       path: path, action: try walkAction(), from: from, max: max, shard: k, shards: m,
                                       stopAtFailure: stopAtFailure)
         // Ns run of those this shard will run up to --max (unknown without --max: a count and the time so far).

@@ -27,24 +27,20 @@ public final class FaultFSVolume: StoreVolume {
         }
     }
 
-    /// Converts a scenario rule to FaultFS's form (the parser already typed its action).
-    static func rule(_ rule: Scenario.Rule) throws -> FaultRule {
-        let ops = try rule.ops.map { name -> FaultOp in
-            guard let op = FaultOp(rawValue: name) else { throw RunError.environment("FaultFS has no operation \(name)") }
-            return op
-        }
-        return FaultRule(ops: ops, path: rule.path, trigger: rule.trigger, action: rule.action)
+    /// Converts a scenario rule to FaultFS's form (the parser already typed its ops and action).
+    static func rule(_ rule: Scenario.Rule) -> FaultRule {
+        FaultRule(ops: rule.ops, path: rule.path, trigger: rule.trigger, action: rule.action)
     }
 
     public func arm(_ rule: Scenario.Rule) throws -> String {
-        let converted = try Self.rule(rule)
+        let converted = Self.rule(rule)
         if let problem = converted.validationError() { throw RunError.environment("fault rule: \(problem)") }
         return try mount.arm(converted)
     }
 
     /// Arms a rule for the calls of these process groups only (a rule with `actor:`).
     public func arm(_ rule: Scenario.Rule, processGroups: [Int32]) throws -> String {
-        var converted = try Self.rule(rule)
+        var converted = Self.rule(rule)
         converted.processGroups = processGroups
         if let problem = converted.validationError() { throw RunError.environment("fault rule: \(problem)") }
         return try mount.arm(converted)

@@ -182,7 +182,7 @@ public final class ScenarioRunner {
         for (index, rule) in scenario.faults.rules.enumerated() where rule.duringStep == nil && !rule.isScoped {
             let id = try volume.arm(rule)
             armed[id] = index
-            journal.note("faultfs", .fault, "armed rule \(index): \(rule.ops.joined(separator: ",")) \(rule.path) -> \(rule.action)")
+            journal.note("faultfs", .fault, "armed rule \(index): \(rule.ops.text) \(rule.path) -> \(rule.action)")
         }
         // Readers first: an app's UI is reading before and while the writers write.
         try readers.start(live: live, history: history, scratch: scratch, children: children, atRunStart: true)
@@ -205,7 +205,7 @@ public final class ScenarioRunner {
         return armed.merging(scopedFaults.armed, uniquingKeysWith: { first, _ in first }).sorted(by: { $0.value < $1.value }).map { id, index in
             let rule = scenario.faults.rules[index]
             var summary = FaultSummary(name: "rule \(index)", fired: fired[id] ?? 0,
-                                       detail: "\(rule.ops.joined(separator: ",")) \(rule.path) -> \(rule.action)")
+                                       detail: "\(rule.ops.text) \(rule.path) -> \(rule.action)")
             summary.rule = index
             summary.hit = hits[id]
             return .fault(summary)

@@ -251,7 +251,7 @@ public struct Scenario: Sendable, Equatable, Codable {
 
     /// One fault rule: which operations on which paths, when, and what happens.
     public struct Rule: Sendable, Equatable, Codable {
-        public var ops: [String] = ["write"]
+        public var ops: [FaultOp] = [.write]
         public var path = "*"
         public var nth: Int?
         public var after: Int?

@@ -343,10 +343,12 @@ public enum ScenarioParser {
         if let opsNode = r.node("ops") {
             let names: [String]
             if case .sequence(let list) = opsNode { names = list.compactMap(\.string) } else { names = opsNode.string.map { [$0] } ?? [] }
-            for name in names where !faultOps.contains(name) {
-                throw r.error(opsNode, "unknown operation '\(name)'; known: \(faultOps.joined(separator: ", "))")
+            rule.ops = try names.map { name in
+                guard let op = FaultOp(rawValue: name) else {
+                    throw r.error(opsNode, "unknown operation '\(name)'; known: \(faultOps.joined(separator: ", "))")
+                }
+                return op
             }
-            rule.ops = names
         }
         rule.path = try r.string("path") ?? "*"
         rule.nth = try r.int("nth", range: 1...Self.maximumCommits)
@@ -364,7 +366,7 @@ public enum ScenarioParser {
                 throw r.error(r.node("action"), "faults.rules[\(index)].action \(error)")
             }
             // What FaultFS would refuse when the rule is armed (an op the action does not act on), refused here at its line.
-            if let problem = rule.action.problem(ops: rule.ops.compactMap(FaultOp.init(rawValue:))) {
+            if let problem = rule.action.problem(ops: rule.ops) {
                 throw r.error(r.node("action"), "faults.rules[\(index)].action '\(action)': \(problem)")
             }
         }

@@ -59,7 +59,7 @@ public enum ScenarioYAML {
         if let v = s.faults.fsyncFailure { out.append("  fsync_failure: \(v.rawValue)") }
         out.append(s.faults.rules.isEmpty ? "  rules: []" : "  rules:")
         for rule in s.faults.rules {
-            out.append("    - ops: [\(rule.ops.joined(separator: ", "))]")
+            out.append("    - ops: [\(rule.ops.map(\.rawValue).joined(separator: ", "))]")
             out.append("      path: \(quote(rule.path))")
             if let v = rule.nth { out.append("      nth: \(v)") }
             if let v = rule.after { out.append("      after: \(v)") }

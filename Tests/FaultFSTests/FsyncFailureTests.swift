@@ -17,7 +17,7 @@ import Glibc
                 Issue.record("ctl fsync-failure \(semantics.rawValue) did not parse")
                 continue
             }
-            #expect(try JSONDecoder().decode(ControlRequest.self, from: line).fsyncFailure == semantics.rawValue)
+            #expect(try JSONDecoder().decode(ControlRequest.self, from: line).fsyncFailure == .semantics(semantics))
         }
         for bad in [["/b", "/m", "--fsync-failure"], ["/b", "/m", "--fsync-failure", "zfs"]] {
             guard case .failure = FaultFSCommandLine.parseMount(bad) else {

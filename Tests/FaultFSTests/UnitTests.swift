@@ -117,6 +117,12 @@ import Testing
             }
         }
         #expect(FaultFSCommandLine.run(["faultfs", "explode"]) == 2)
+        for bad in [["release"], ["device", "{"], ["device", #"{"sector":3,"atomicWrite":0,"powersafeOverwrite":true}"#]] {
+            guard case .failure = FaultFSCommandLine.parseControl(bad) else {
+                Issue.record("accepted ctl \(bad)")
+                continue
+            }
+        }
         #expect(FaultFSCommandLine.run(["faultfs", "mount", "/nonexistent-backing", "/nonexistent-mnt"]) == 1)
     }
 }

@@ -54,7 +54,7 @@ import Testing
         let plan = try Self.restorePlan("sh \(Self.fixtures.appendingPathComponent("restore-ignores-wal-removal-error.sh").path)", scratch: scratch)
         #expect(plan.swap.swap == "rename /Library.sqlite.restoring -> /Library.sqlite", "\(plan.swap)")
         #expect((plan.swap.calls["unlink"] ?? 0) >= 2 && (plan.swap.calls["fsyncdir"] ?? 0) >= 1, "its removals and its last folder fsync: \(plan.swap.calls)")
-        let walk = try #require(plan.walks.first { $0.ops == ["unlink", "rmdir"] && $0.action == .errno(.EIO) })
+        let walk = try #require(plan.walks.first { $0.ops == [.unlink, .rmdir] && $0.action == .errno(.EIO) })
         #expect(walk.afterSwap == Array(1...walk.count), "every unlink comes after the rename: \(walk.afterSwap ?? [])")
         let state = try Self.walkAfterSwap(walk, plan, folder: scratch.path("walk"))
         let row = try #require(state.firstFailing, "\(state.rows.map { "N=\($0.n) \($0.hit?.summary ?? ""): \($0.outcome) \($0.violated) \($0.errors)" })")

@@ -88,7 +88,7 @@ import Testing
     @Test func anotherStoreMovesThePointWithTheCall() async throws {
         let (scratch, situation, settings, search, target) = try Self.search("backup-logs-then-copies-ignoring-errors.sh", scratch: "deep-shrink-point")
         let (_, calls, sequence) = try search.probe(target)
-        let walk = try #require(DeepSearch.plan("backup", calls: calls, sequence: sequence).first { $0.action == .errno(.EIO) && $0.ops.contains("write") })
+        let walk = try #require(DeepSearch.plan("backup", calls: calls, sequence: sequence).first { $0.action == .errno(.EIO) && $0.ops.contains(.write) })
         let folder = scratch.path("deep").appendingPathComponent(walk.folder)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let state = try FaultWalk(base: target.base, config: DeepSearch.config(of: walk, file: situation.file.path, actor: target.actor),

@@ -24,7 +24,7 @@ import Testing
         let search = DeepSearch(situation: situation.scenario, file: situation.file.path, directory: scratch.path("deep"), settings: settings)
         let target = try #require(search.targets.first { $0.program == "backup" })
         let (_, calls, sequence) = try search.probe(target)
-        let walk = try #require(DeepSearch.plan(target.program, calls: calls, sequence: sequence).first { $0.ops == ["flush"] },
+        let walk = try #require(DeepSearch.plan(target.program, calls: calls, sequence: sequence).first { $0.ops == [.flush] },
                                 "the probe counted no close: \(calls)")
         #expect(walk.only == nil, "closes are each walked")
         let config = DeepSearch.config(of: walk, file: situation.file.path, actor: target.actor)

@@ -50,9 +50,9 @@ import Testing
 
         // The input/output table: a complete search gave every reachable answer to every kind of call it made.
         let cells = try #require(summary.ioCoverage?["backup"])
-        #expect(cells.contains { $0.op == .write && $0.answer == .errno(.EDQUOT) && $0.status == "faulted" })
-        #expect(cells.contains { $0.op == .fsync && $0.answer == .errno(.EINTR) && $0.status == "unreachable" })
-        #expect(cells.allSatisfy { $0.status != "not tried" }, "\(cells.filter { $0.status == "not tried" }.map { "\($0.op.rawValue) \($0.answer)" })")
+        #expect(cells.contains { $0.op == .write && $0.answer == .errno(.EDQUOT) && $0.status == .faulted })
+        #expect(cells.contains { $0.op == .fsync && $0.answer == .errno(.EINTR) && $0.status == .unreachable })
+        #expect(cells.allSatisfy { $0.status != .notTried }, "\(cells.filter { $0.status == .notTried }.map { "\($0.op.rawValue) \($0.answer)" })")
 
         // On the page and in the JSON.
         let page = try String(contentsOf: scratch.path("deep/deep.md"), encoding: .utf8)

@@ -14,12 +14,12 @@ import Testing
         #expect(keepNone?.count == 4 + 1 + 1 + 1)
         #expect(walks.first { $0.action == .errno(.ENOSPC) }?.count == 29)
         #expect(walks.first { $0.action == .fsyncFailClean }?.count == 4)
-        #expect(walks.first { $0.action == .errno(.EIO) && $0.ops.contains("rename") }?.count == 4 + 1 + 1)
-        #expect(walks.first { $0.action == .errno(.EIO) && $0.ops.contains("write") }?.count == 29, "no copy_file_range was counted")
-        let closes = walks.first { $0.ops == ["flush"] }
+        #expect(walks.first { $0.action == .errno(.EIO) && $0.ops.contains(.rename) }?.count == 4 + 1 + 1)
+        #expect(walks.first { $0.action == .errno(.EIO) && $0.ops.contains(.write) }?.count == 29, "no copy_file_range was counted")
+        let closes = walks.first { $0.ops == [.flush] }
         #expect(closes?.action == .errno(.EIO) && closes?.count == 6, "EIO at each of the program's closes")
         #expect(closes?.label == "backup: errno EIO at flush" && closes?.folder == "backup-errno-EIO-flush")
-        #expect(!DeepSearch.plan("backup", calls: ["write": 3]).contains { $0.ops.contains("flush") }, "no close walk without a counted close")
+        #expect(!DeepSearch.plan("backup", calls: ["write": 3]).contains { $0.ops.contains(.flush) }, "no close walk without a counted close")
         #expect(!walks.contains { $0.action.kind == .delay }, "no interleaving outside an interleaving target")
         let interleavings = DeepSearch.plan("backup+checkpoint-truncate", calls: ["open": 5, "write": 3], interleaving: "/Library.sqlite*",
                                             work: [.commit(4), .checkpoint(.truncate), .commit(1)])
@@ -37,17 +37,17 @@ import Testing
     @Test func theInputOutputTableSaysWhatEachCallWasAnswered() {
         let calls = ["write": 29, "fsync": 3, "fsyncdir": 1, "unlink": 1, "flush": 4]
         let walks = DeepSearch.plan("backup", calls: calls)
-        #expect(walks.first { $0.action == .errno(.EDQUOT) && $0.ops.contains("write") }?.count == 29 && walks.first { $0.action == .errno(.EROFS) && $0.ops == ["rename", "unlink", "rmdir"] }?.count == 1)
-        let planned = Set(walks.flatMap { walk in DeepSearch.ioAnswer(of: walk.action).map { answer in walk.ops.map { DeepSearch.ioKey($0, answer) } } ?? [] })
+        #expect(walks.first { $0.action == .errno(.EDQUOT) && $0.ops.contains(.write) }?.count == 29 && walks.first { $0.action == .errno(.EROFS) && $0.ops == [.rename, .unlink, .rmdir] }?.count == 1)
+        let planned = Set(walks.flatMap { walk in DeepSearch.ioAnswer(of: walk.action).map { answer in walk.ops.map { DeepSearch.ioKey($0.rawValue, answer) } } ?? [] })
         let cells = DeepSearch.ioCoverage(calls: calls, faulted: ["write EIO": 4, "fsync EIO": 3], planned: planned)
         func cell(_ op: FaultOp, _ answer: DeepSearch.IOAnswer) -> DeepSearch.IOCell? { cells.first { $0.op == op && $0.answer == answer } }
-        #expect(cell(.write, .success)?.status == "met" && cell(.write, .success)?.calls == 29)
-        #expect(cell(.write, .errno(.EIO))?.status == "faulted" && cell(.write, .errno(.EIO))?.calls == 4)
-        #expect(cell(.write, .errno(.ENOSPC))?.status == "not tried" && cell(.write, .errno(.ENOSPC))?.reason?.contains("did not run") == true)
-        #expect(cell(.flush, .errno(.ENOSPC))?.status == "unreachable" && cell(.fsync, .errno(.EINTR))?.status == "unreachable")
-        #expect(cell(.fsyncdir, .fsyncFailClean)?.status == "unreachable" && cell(.fsync, .fsyncFailClean)?.status == "not tried")
+        #expect(cell(.write, .success)?.status == .met && cell(.write, .success)?.calls == 29)
+        #expect(cell(.write, .errno(.EIO))?.status == .faulted && cell(.write, .errno(.EIO))?.calls == 4)
+        #expect(cell(.write, .errno(.ENOSPC))?.status == .notTried && cell(.write, .errno(.ENOSPC))?.reason?.contains("did not run") == true)
+        #expect(cell(.flush, .errno(.ENOSPC))?.status == .unreachable && cell(.fsync, .errno(.EINTR))?.status == .unreachable)
+        #expect(cell(.fsyncdir, .fsyncFailClean)?.status == .unreachable && cell(.fsync, .fsyncFailClean)?.status == .notTried)
         #expect(!cells.contains { $0.op == .rename || $0.op == .copyFileRange }, "no row for a call the program never made")
-        let reachable = cells.filter { $0.status != "unreachable" && $0.answer != .success }
+        let reachable = cells.filter { $0.status != .unreachable && $0.answer != .success }
         let unplanned = reachable.filter { !planned.contains(DeepSearch.ioKey($0.op.rawValue, $0.answer)) }.map { "\($0.op.rawValue) \($0.answer)" }
         #expect(unplanned.isEmpty, "the walks plan every reachable answer: \(unplanned)")
         #expect(DeepSearch.ioOp(ofHit: "fdatasync") == "fsync" && DeepSearch.ioOp(ofHit: "flush") == "flush", "SQLite's fdatasync is an fsync's row")
@@ -64,22 +64,22 @@ import Testing
     /// The write walks are grouped by run: the first and the last write of each run of writes to one file, a run
     /// being broken by any other call of the program (a fsync, an open) or by a write to another file.
     @Test func writeWalksTryTheFirstAndLastWriteOfEachRun() throws {
-        func call(_ op: String, _ path: String) -> DeepSearch.Call { DeepSearch.Call(op: op, path: path) }
-        let calls = [call("open", "/Library.sqlite")]
-            + (0..<3).map { _ in call("write", "/b/x-journal") }
-            + (0..<20).map { _ in call("write", "/b/x") }
-            + [call("fsync", "/b/x")]
-            + (0..<5).map { _ in call("write", "/b/x") }
-            + [call("write", "/b/y"), call("copy_file_range", "/b/z"), call("copy_file_range", "/b/z")]
-        let writes = calls.filter { $0.op == "write" }.count
-        #expect(DeepSearch.representatives(of: calls, ops: ["write", "copy_file_range"], count: writes + 2) == [1, 3, 4, 23, 24, 28, 29, 30, 31])
+        func call(_ op: FaultOp, _ path: String) -> DeepSearch.Call { DeepSearch.Call(op: op, path: path) }
+        let calls = [call(.open, "/Library.sqlite")]
+            + (0..<3).map { _ in call(.write, "/b/x-journal") }
+            + (0..<20).map { _ in call(.write, "/b/x") }
+            + [call(.fsync, "/b/x")]
+            + (0..<5).map { _ in call(.write, "/b/x") }
+            + [call(.write, "/b/y"), call(.copyFileRange, "/b/z"), call(.copyFileRange, "/b/z")]
+        let writes = calls.filter { $0.op == .write }.count
+        #expect(DeepSearch.representatives(of: calls, ops: [.write, .copyFileRange], count: writes + 2) == [1, 3, 4, 23, 24, 28, 29, 30, 31])
         // A short write is walked over `write` only: the copy_file_range calls are not counted.
-        #expect(DeepSearch.representatives(of: calls, ops: ["write"], count: writes) == [1, 3, 4, 23, 24, 28, 29])
+        #expect(DeepSearch.representatives(of: calls, ops: [.write], count: writes) == [1, 3, 4, 23, 24, 28, 29])
         // When the op log and the rule's counter disagree the walk tries every N.
-        #expect(DeepSearch.representatives(of: calls, ops: ["write"], count: writes + 1) == nil)
+        #expect(DeepSearch.representatives(of: calls, ops: [.write], count: writes + 1) == nil)
 
         let walks = DeepSearch.plan("backup", calls: ["write": writes, "copy_file_range": 2, "fsync": 1, "open": 1], sequence: calls)
-        let eio = walks.first { $0.action == .errno(.EIO) && $0.ops.contains("write") }
+        let eio = walks.first { $0.action == .errno(.EIO) && $0.ops.contains(.write) }
         #expect(eio?.only == [1, 3, 4, 23, 24, 28, 29, 30, 31] && eio?.count == 9 && eio?.calls == writes + 2)
         #expect(walks.first { $0.action == .shortWrite(1) }?.only == [1, 3, 4, 23, 24, 28, 29])
         // The walk runs every chosen N: its last is the 31st call, well past the walk's 9 points.
@@ -96,32 +96,32 @@ import Testing
     /// only); the crash after success is after it; the removals and the cleanup are walked with EIO, EROFS and the
     /// crashes, rmdir included.
     @Test func aRestoresPointsAfterItsSwapAreItsCallsPastTheRenameOntoTheDatabase() throws {
-        func call(_ op: String, _ path: String, _ path2: String? = nil) -> DeepSearch.Call { DeepSearch.Call(op: op, path: path, path2: path2) }
-        let calls = (0..<4).map { _ in call("write", "/Library.sqlite.restoring") }
-            + [call("fsync", "/Library.sqlite.restoring"), call("rename", "/Library.sqlite.restoring", "/Library.sqlite"), call("fsyncdir", "/"),
-               call("unlink", "/Library.sqlite-wal"), call("unlink", "/Library.sqlite-shm"), call("unlink", "/tmp-restore/x"),
-               call("rmdir", "/tmp-restore"), call("fsyncdir", "/")]
+        func call(_ op: FaultOp, _ path: String, _ path2: String? = nil) -> DeepSearch.Call { DeepSearch.Call(op: op, path: path, path2: path2) }
+        let calls = (0..<4).map { _ in call(.write, "/Library.sqlite.restoring") }
+            + [call(.fsync, "/Library.sqlite.restoring"), call(.rename, "/Library.sqlite.restoring", "/Library.sqlite"), call(.fsyncdir, "/"),
+               call(.unlink, "/Library.sqlite-wal"), call(.unlink, "/Library.sqlite-shm"), call(.unlink, "/tmp-restore/x"),
+               call(.rmdir, "/tmp-restore"), call(.fsyncdir, "/")]
         #expect(DeepSearch.swapIndex(in: calls, database: "/Library.sqlite") == 5)
-        #expect(DeepSearch.swapIndex(in: [call("write", "/Library.sqlite"), call("unlink", "/Library.sqlite-wal")], database: "/Library.sqlite") == 0,
+        #expect(DeepSearch.swapIndex(in: [call(.write, "/Library.sqlite"), call(.unlink, "/Library.sqlite-wal")], database: "/Library.sqlite") == 0,
                 "a copy over the database: its last write")
-        #expect(DeepSearch.swapIndex(in: [call("write", "/elsewhere")], database: "/Library.sqlite") == nil)
+        #expect(DeepSearch.swapIndex(in: [call(.write, "/elsewhere")], database: "/Library.sqlite") == nil)
         let counts = ["write": 4, "fsync": 1, "rename": 1, "fsyncdir": 2, "unlink": 3, "rmdir": 1]
         var walks = DeepSearch.plan("restore", calls: counts, sequence: calls)
         let swap = try #require(DeepSearch.markAfterSwap(&walks, calls: calls, storeGlob: "/Library.sqlite*"))
         #expect(swap.swap == "rename /Library.sqlite.restoring -> /Library.sqlite")
         #expect(swap.calls == ["fsyncdir": 2, "unlink": 3, "rmdir": 1])
         let keepNone = try #require(walks.first { $0.action == .crash(.keepNone) && !$0.ops.isEmpty })
-        #expect(keepNone.ops.contains("rmdir") && keepNone.count == 1 + 2 + 1 + 3 + 1)
+        #expect(keepNone.ops.contains(.rmdir) && keepNone.count == 1 + 2 + 1 + 3 + 1)
         // Its Ns: fsync 1, rename 2, fsyncdir 3, unlink 4-6, rmdir 7, fsyncdir 8; after the rename: 3...8.
         #expect(keepNone.afterSwap == [3, 4, 5, 6, 7, 8])
-        let removal = try #require(walks.first { $0.ops == ["unlink", "rmdir"] && $0.action == .errno(.EIO) })
+        let removal = try #require(walks.first { $0.ops == [.unlink, .rmdir] && $0.action == .errno(.EIO) })
         #expect(removal.afterSwap == [1, 2, 3, 4], "EIO at every removal after the swap, among the persistence points")
-        #expect(walks.firstIndex { $0.ops == ["unlink", "rmdir"] }! < walks.firstIndex { $0.action == .errno(.EROFS) }!)
-        #expect(walks.first { $0.action == .errno(.EIO) && $0.ops.contains("write") }?.afterSwap == [], "every write came before it")
+        #expect(walks.firstIndex { $0.ops == [.unlink, .rmdir] }! < walks.firstIndex { $0.action == .errno(.EROFS) }!)
+        #expect(walks.first { $0.action == .errno(.EIO) && $0.ops.contains(.write) }?.afterSwap == [], "every write came before it")
         #expect(walks.filter(\.ops.isEmpty).allSatisfy { $0.afterSwap == [1] }, "the crash after success")
         #expect(swap.planned == walks.reduce(0) { $0 + ($1.afterSwap?.count ?? 0) })
         let cells = DeepSearch.ioCoverage(calls: counts, faulted: [:], planned: [])
-        #expect(cells.first { $0.op == .rmdir && $0.answer == .errno(.EROFS) }?.status == "not tried" && cells.first { $0.op == .rmdir && $0.answer == .errno(.ENOSPC) }?.status == "unreachable")
+        #expect(cells.first { $0.op == .rmdir && $0.answer == .errno(.EROFS) }?.status == .notTried && cells.first { $0.op == .rmdir && $0.answer == .errno(.ENOSPC) }?.status == .unreachable)
         // No op log: nothing claimed.
         var unmarked = DeepSearch.plan("restore", calls: counts)
         #expect(DeepSearch.markAfterSwap(&unmarked, calls: nil, storeGlob: "/Library.sqlite*") == nil && unmarked.allSatisfy { $0.afterSwap == nil })

@@ -19,7 +19,7 @@ import Testing
         scenario.writers.transactions = 2
         var settings = ScenarioRunner.Settings(reportsRoot: scratch.path("reports"), scratchRoot: scratch.path("scratch"))
         settings.makeVolume = StoreVolumes.make
-        let config = FaultWalk.Config(scenarioFile: file.path, ops: ["write"], path: "*.sqlite-wal", action: .crash(.torn(fill: .zeros)), stopAtFailure: stopAtFailure)
+        let config = FaultWalk.Config(scenarioFile: file.path, ops: [.write], path: "*.sqlite-wal", action: .crash(.torn(fill: .zeros)), stopAtFailure: stopAtFailure)
         return try FaultWalk(base: scenario, config: config, directory: scratch.path("walk"), settings: settings).run()
     }
 

@@ -38,7 +38,7 @@ import Testing
     @Test func walkOverTheWALWritesOfACorrectStrategyHoldsAtEveryN() throws {
         let scratch = try Scratch("walk-correct")
         let file = try correctScenario(scratch)
-        let config = FaultWalk.Config(scenarioFile: file.path, ops: ["write"], path: "*.sqlite-wal", action: .errno(.EIO))
+        let config = FaultWalk.Config(scenarioFile: file.path, ops: [.write], path: "*.sqlite-wal", action: .errno(.EIO))
         let state = try FaultWalk(base: try ScenarioParser.parse(file: file), config: config, directory: scratch.path("walk"),
                                   settings: settings(scratch)).run()
         let last = try #require(state.rows.last)
@@ -60,7 +60,7 @@ import Testing
     @Test func crashWalkOverABackupThatNeverSyncsFindsTheFirstFailingNAndItReplays() throws {
         let scratch = try Scratch("walk-bug")
         let file = Self.root.appendingPathComponent("Scenarios/bugs/copy-no-sync.yaml")
-        let config = FaultWalk.Config(scenarioFile: file.path, ops: ["write"], path: "*.sqlite-wal", action: .crash, stopAtFailure: true)
+        let config = FaultWalk.Config(scenarioFile: file.path, ops: [.write], path: "*.sqlite-wal", action: .crash, stopAtFailure: true)
         let state = try FaultWalk(base: try ScenarioParser.parse(file: file), config: config, directory: scratch.path("walk"),
                                   settings: settings(scratch)).run()
         let first = try #require(state.firstFailing, "no failing N in \(state.rows.count) runs")
@@ -79,7 +79,7 @@ import Testing
     @Test func aShardTakesEveryMthNAndARerunResumes() throws {
         let scratch = try Scratch("walk-shard")
         let file = try correctScenario(scratch)
-        let config = FaultWalk.Config(scenarioFile: file.path, ops: ["write"], path: "*.sqlite-wal", action: .errno(.EIO), max: 6, shard: 2, shards: 2)
+        let config = FaultWalk.Config(scenarioFile: file.path, ops: [.write], path: "*.sqlite-wal", action: .errno(.EIO), max: 6, shard: 2, shards: 2)
         let base = try ScenarioParser.parse(file: file)
         let walk = FaultWalk(base: base, config: config, directory: scratch.path("walk"), settings: settings(scratch))
         let state = try walk.run()
@@ -106,7 +106,7 @@ import Testing
         let file = try correctScenario(scratch)
         var base = try ScenarioParser.parse(file: file)
         base.invariants = []
-        let config = FaultWalk.Config(scenarioFile: file.path, ops: ["write"], path: "*.sqlite-wal", action: .crash, from: 4, max: 5)
+        let config = FaultWalk.Config(scenarioFile: file.path, ops: [.write], path: "*.sqlite-wal", action: .crash, from: 4, max: 5)
         let state = try FaultWalk(base: base, config: config, directory: scratch.path("walk"), settings: settings(scratch)).run()
         #expect(state.rows.map(\.n) == [4, 5])
         #expect(state.rows.allSatisfy { $0.fired && $0.outcome == "held" }, "\(state.rows.map { "N=\($0.n): \($0.violated) \($0.evidence)" })")

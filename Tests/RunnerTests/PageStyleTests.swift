@@ -15,7 +15,7 @@ import Testing
         let suite = CampaignTests.summary([SuiteEntry.ran(run, path: "runs/r", reruns: [])], campaign: nil)
         let matrix = ToolMatrix.Result(matrixID: "m <1>", directory: "Scenarios/tools", command: "lifeboat matrix", startedAt: "2026-01-01T00:00:00Z",
                                        seconds: 1, seeds: [1], tools: [], situations: ["live-wal"], cells: [])
-        let walk = FaultWalk.State(scenario: "walk <&>", config: FaultWalk.Config(scenarioFile: "w.yaml", ops: ["fsync"], path: "*.sqlite", action: .errno(.EIO)))
+        let walk = FaultWalk.State(scenario: "walk <&>", config: FaultWalk.Config(scenarioFile: "w.yaml", ops: [.fsync], path: "*.sqlite", action: .errno(.EIO)))
         return [("run", HTMLReport.render(run)), ("suite", SuiteHTMLReport.render(suite)), ("matrix", ToolMatrixReport.html(matrix)),
                 ("walk", FaultWalkReport.html(walk))]
     }

@@ -27,7 +27,7 @@ import Testing
         """.write(to: file, atomically: true, encoding: .utf8)
         var settings = ScenarioRunner.Settings(reportsRoot: scratch.path("reports"), scratchRoot: scratch.path("scratch"))
         settings.makeVolume = StoreVolumes.make
-        let config = FaultWalk.Config(scenarioFile: file.path, ops: ["write"], path: "*.sqlite-wal", action: .errno(.EIO), max: 10)
+        let config = FaultWalk.Config(scenarioFile: file.path, ops: [.write], path: "*.sqlite-wal", action: .errno(.EIO), max: 10)
         let state = try FaultWalk(base: try ScenarioParser.parse(file: file), config: config, directory: scratch.path("walk"),
                                   settings: settings).run()
         #expect(state.rows.map(\.n) == Array(1...10))

@@ -25,7 +25,7 @@ struct ShrinkerReproTests {
         second.afterCommits = 20
         s.schedule = [first, second]
         var rule = Scenario.Rule()
-        rule.ops = ["fsync", "fsyncdir", "rename", "unlink"]
+        rule.ops = [.fsync, .fsyncdir, .rename, .unlink]
         rule.nth = 5
         rule.action = .crash(.keepNone)
         rule.actor = "backup-1"
@@ -84,7 +84,7 @@ struct ShrinkerReproTests {
 /// Aiming a shrunk repro's point at the same call (`DeepSearch.reaimed`) and listing the earlier ones
 /// (`DeepSearch.earlierPoints`), on call lists as the op log gives them.
 struct DeepShrinkPointTests {
-    static func calls(_ list: [(String, String)]) -> [DeepSearch.Call] { list.map { DeepSearch.Call(op: $0.0, path: $0.1) } }
+    static func calls(_ list: [(String, String)]) -> [DeepSearch.Call] { list.map { DeepSearch.Call(op: FaultOp(rawValue: $0.0)!, path: $0.1) } }
     static let write = (op: "write", fileClass: FileClass.db)
 
     @Test func theLastWriteOfACopyStaysTheLastWhenTheStoreIsSmaller() {
@@ -99,6 +99,6 @@ struct DeepShrinkPointTests {
         let list = Self.calls([("write", "/b/x.sqlite"), ("write", "/b/x.sqlite"), ("write", "/b/x.sqlite"), ("fsync", "/b/x.sqlite"),
                                ("write", "/b/y.sqlite-wal"), ("write", "/b/x.sqlite")])
         // N counts the walk's ops (write) only: 1-3 the first run, 4 the -wal, 5 the database again.
-        #expect(DeepSearch.earlierPoints(in: list, ops: ["write"], call: Self.write) == [1, 3, 5])
+        #expect(DeepSearch.earlierPoints(in: list, ops: [.write], call: Self.write) == [1, 3, 5])
     }
 }

@@ -32,7 +32,7 @@ import Testing
         #expect(scenario.writers.count == 3 && scenario.writers.mix.insert == 1 && scenario.writers.transactions == 100)
         #expect(scenario.schedule[0].everyCommits == 5 && scenario.schedule[0].times == 3 && scenario.schedule[0].destination == "reuse")
         #expect(scenario.schedule[1].action == .restore && scenario.schedule[1].afterWriters)
-        #expect(scenario.faults.rules[0].ops == ["write", "fsync"] && scenario.faults.rules[0].nth == 3)
+        #expect(scenario.faults.rules[0].ops == [.write, .fsync] && scenario.faults.rules[0].nth == 3)
         #expect(scenario.faults.crash?.mode == .keepPrefix(4) && scenario.faults.crash?.moment == .delay(0.2))
         #expect(scenario.expect == .violation("no-duplicates"))
     }

@@ -19,8 +19,8 @@ enum HoldServer {
         guard let faultFS = context.volume as? FaultFSVolume else { return [] }
         var entries: [RunRecord.Entry] = []
         let holdRules = context.scenario.faults.rules.enumerated().compactMap { index, rule -> (Int, FaultRule, [HoldWork])? in
-            guard let work = rule.whileHeld, let converted = try? FaultFSVolume.rule(rule) else { return nil }
-            return (index, converted, work)
+            guard let work = rule.whileHeld else { return nil }
+            return (index, FaultFSVolume.rule(rule), work)
         }
         while child.isRunning {
             try context.clock.checkDeadline()

@@ -45,11 +45,11 @@ final class ScopedFaults {
                 guard let id else { continue }
                 armed[id] = index
                 bySidecar[child.name, default: []].append(id)
-                journal.note("faultfs", .fault, "armed rule \(index) while \(child.name) runs: \(rule.ops.joined(separator: ",")) \(rule.path) -> \(rule.action)")
+                journal.note("faultfs", .fault, "armed rule \(index) while \(child.name) runs: \(rule.ops.text) \(rule.path) -> \(rule.action)")
             } else if actorMatches == true {
                 let id = try volume.arm(rule, processGroups: [child.pid])
                 armed[id] = index
-                journal.note("faultfs", .fault, "armed rule \(index) for \(child.name)'s calls: \(rule.ops.joined(separator: ",")) \(rule.path) -> \(rule.action)")
+                journal.note("faultfs", .fault, "armed rule \(index) for \(child.name)'s calls: \(rule.ops.text) \(rule.path) -> \(rule.action)")
             }
         }
     }

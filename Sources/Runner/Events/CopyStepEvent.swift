@@ -44,7 +44,7 @@ struct CopyStepEvent: RunEventKind {
         var stepRules: [String] = []
         for (ruleIndex, rule) in scenario.faults.rules.enumerated() where rule.duringStep == index {
             stepRules.append(try volume.arm(rule))
-            note("faultfs", .fault, "armed rule \(ruleIndex) for \(name): \(rule.ops.joined(separator: ",")) \(rule.path) -> \(rule.action)")
+            note("faultfs", .fault, "armed rule \(ruleIndex) for \(name): \(rule.ops.text) \(rule.path) -> \(rule.action)")
         }
         var run: StrategyRun
         let target: URL
