@@ -128,7 +128,8 @@ import Workload
         #expect(resumed - paused >= 0.5)
         // No writer commits while paused (a transaction it had begun may complete right at the pause).
         let commits = result.writers.flatMap(\.commitTimes)
-        #expect(!commits.contains { $0 > paused + 0.1 && $0 < resumed - 0.01 }, "commits between \(paused) and \(resumed)")
+        let during = result.writers.map { writer in (writer.writer, writer.commitTimes.filter { $0 > paused + 0.1 && $0 < resumed - 0.01 }) }.filter { !$0.1.isEmpty }
+        #expect(!commits.contains { $0 > paused + 0.1 && $0 < resumed - 0.01 }, "commits between \(paused) and \(resumed): \(during); events: \(result.events.map { "\($0.t) \($0.actor) \($0.detail)" })")
         #expect(result.writers.filter { $0.writer < 1000 }.allSatisfy { $0.committed == 80 })
     }
 

@@ -19,9 +19,10 @@ final class RunJournal {
         self.progress = progress
     }
 
-    /// A line of the run's timeline (in the record) and of its log, at the run clock's now.
-    func note(_ actor: String, _ kind: TimelineEvent.Kind, _ detail: String) {
-        let t = clock.now()
+    /// A line of the run's timeline (in the record) and of its log, at the run clock's now (or at `time`, a moment
+    /// read before the action the line describes).
+    func note(_ actor: String, _ kind: TimelineEvent.Kind, _ detail: String, at time: Double? = nil) {
+        let t = time ?? clock.now()
         record.events.append(TimelineEvent(t: t, actor: actor, kind: kind, detail: detail))
         let line = String(format: "%8.3f  %@  %@", t, actor, detail)
         log.append(line)

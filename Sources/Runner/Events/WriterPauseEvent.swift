@@ -9,8 +9,13 @@ struct WriterPauseEvent: RunEventKind {
 
     func run(_ event: DueEvent, _ context: EventContext) throws -> EventOutcome {
         let pause = event.kind == "pause-writers"
+        // Each line at the moment it describes: the writers are stopped once SIGSTOP has gone out (a stopped writer
+        // runs no more of its code), and they go on from the moment SIGCONT goes out: under load a resumed writer
+        // can commit before this thread runs again to write the line.
+        let beforeSignal = context.now()
         context.children.signal(pause ? SIGSTOP : SIGCONT) { $0.name.hasPrefix("writer-") }
-        context.note("writers", .note, (pause ? "paused (SIGSTOP)" : "resumed (SIGCONT)") + " by schedule[\(event.index ?? 0)] after \(event.commits) commits")
+        let detail = (pause ? "paused (SIGSTOP)" : "resumed (SIGCONT)") + " by schedule[\(event.index ?? 0)] after \(event.commits) commits"
+        if pause { context.note("writers", .note, detail) } else { context.noteAt(beforeSignal, "writers", .note, detail) }
         return EventOutcome()
     }
 }

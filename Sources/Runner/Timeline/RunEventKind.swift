@@ -48,6 +48,9 @@ struct EventContext {
     let clock: RunClock
     /// Notes a line in the run's timeline and log, at `now()`.
     let note: (String, TimelineEvent.Kind, String) -> Void
+    /// Notes a line at a time read earlier: the moment it describes, when the line can only be written after the
+    /// action (a resume is the moment its signal went out, not the moment this thread got to write it down).
+    let noteAt: (Double, String, TimelineEvent.Kind, String) -> Void
     /// The record as the run has filled it so far (read only: what earlier events measured).
     let recorded: () -> RunRecord
     /// The run's writers, round by round (a restore with `after_restore: continue` begins a round).
