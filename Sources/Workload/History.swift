@@ -126,7 +126,8 @@ public enum HistoryReader {
 
     static let ackMarker = Data(#""state":"ack""#.utf8)
 
-    /// Number of `ack` lines so far: how the scheduler counts commits while writers run.
+    /// Number of `ack` lines so far, every file read whole (`AcknowledgementCounter` counts the same as the files
+    /// grow, reading only what was appended).
     public static func acknowledged(in directory: URL) -> Int {
         let files = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter { $0.hasSuffix(".jsonl") }
         var count = 0
@@ -138,3 +139,44 @@ public enum HistoryReader {
     }
 }
 
+/// Counts the `ack` lines of a folder of histories while writers append to them: how the free scheduler counts
+/// commits, polling every 10 ms. Each poll reads only the bytes appended since the last one (reading every file
+/// whole at every poll was the test process's largest single cost, docs/performance.md); a line not yet ended
+/// by its newline is counted as `HistoryReader.acknowledged(in:)` counts it, and read again at the next poll.
+public final class AcknowledgementCounter {
+    private let directory: URL
+    /// Per file: the offset just past its last complete line, and the acks among its complete lines.
+    private var files: [String: (offset: UInt64, acks: Int)] = [:]
+
+    public init(directory: URL) { self.directory = directory }
+
+    /// The acks in the folder now.
+    public func count() -> Int {
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter { $0.hasSuffix(".jsonl") }
+        var total = 0
+        for name in names {
+            var (offset, acks) = files[name] ?? (0, 0)
+            guard let handle = FileHandle(forReadingAtPath: directory.appendingPathComponent(name).path) else { continue }
+            defer { try? handle.close() }
+            // A file shorter than what was read of it was replaced: it is read again from its start.
+            if let size = try? handle.seekToEnd(), size < offset { (offset, acks) = (0, 0) }
+            guard (try? handle.seek(toOffset: offset)) != nil, let appended = try? handle.readToEnd() else {
+                total += acks
+                continue
+            }
+            var tail = 0
+            if let lastNewline = appended.lastIndex(of: 0x0A) {
+                let complete = appended[appended.startIndex...lastNewline]
+                acks += complete.split(separator: 0x0A).count { $0.range(of: HistoryReader.ackMarker) != nil }
+                offset += UInt64(complete.count)
+                tail = appended.distance(from: appended.index(after: lastNewline), to: appended.endIndex)
+            } else {
+                tail = appended.count
+            }
+            files[name] = (offset, acks)
+            let partial = appended.suffix(tail)
+            total += acks + (partial.range(of: HistoryReader.ackMarker) != nil ? 1 : 0)
+        }
+        return total
+    }
+}

@@ -17,6 +17,7 @@ struct FreeScheduler {
         var crashed = false
         var exited = Set<Int>()
         var lastProgress = (t: clock.now(), commits: 0)
+        let acknowledgements = AcknowledgementCounter(directory: history)
         while !crashed {
             if let crash = try engine.crashes.crashIfFrozen(children: children, volume: volume, live: engine.location.current(context.live)) {
                 journal.add(crash)
@@ -30,7 +31,7 @@ struct FreeScheduler {
             }
             let running = writers.anyRunning
             try engine.sidecars.tick(children: children, writersRunning: running)
-            let commits = HistoryReader.acknowledged(in: history)
+            let commits = acknowledgements.count()
             try clock.checkDeadline()
             let t = clock.now()
             if t - lastProgress.t >= 1 {
