@@ -139,14 +139,47 @@ public enum HistoryReader {
     }
 }
 
+/// One history file read as its writer appends to it: each `read` gives the complete lines appended since the last
+/// one and the line begun but not yet ended (read again next time). The schedulers poll histories every few
+/// milliseconds while the writers run; reading each file whole at every poll was the test process's largest cost
+/// (docs/performance.md, "The test suite").
+public struct HistoryTail {
+    public let url: URL
+    /// Just past the last complete line read.
+    private var offset: UInt64 = 0
+
+    public init(_ url: URL) { self.url = url }
+
+    /// What was appended: `restarted` when the file is shorter than what was read of it (it was replaced, and its
+    /// lines are given again from its start); nil when it cannot be read.
+    public mutating func read() -> (restarted: Bool, lines: [Data], partial: Data)? {
+        guard let handle = FileHandle(forReadingAtPath: url.path) else { return nil }
+        defer { try? handle.close() }
+        var restarted = false
+        if let size = try? handle.seekToEnd(), size < offset { (offset, restarted) = (0, true) }
+        guard (try? handle.seek(toOffset: offset)) != nil, let appended = try? handle.readToEnd() else { return nil }
+        guard let lastNewline = appended.lastIndex(of: 0x0A) else { return (restarted, [], appended) }
+        let complete = appended[appended.startIndex...lastNewline]
+        offset += UInt64(complete.count)
+        return (restarted, complete.split(separator: 0x0A), appended[appended.index(after: lastNewline)...])
+    }
+
+    /// Whether a line is a record in `state` (`"state":"ack"` as the writer's encoder writes it; a quote inside a
+    /// string value is escaped, so no error text matches).
+    public static func line(_ line: Data, is state: HistoryRecord.State) -> Bool {
+        line.range(of: state == .ack ? ackMarker : state == .failed ? failedMarker : marker(state)) != nil
+    }
+
+    private static let ackMarker = marker(.ack), failedMarker = marker(.failed)
+    private static func marker(_ state: HistoryRecord.State) -> Data { Data(#""state":"\#(state.rawValue)""#.utf8) }
+}
+
 /// Counts the `ack` lines of a folder of histories while writers append to them: how the free scheduler counts
-/// commits, polling every 10 ms. Each poll reads only the bytes appended since the last one (reading every file
-/// whole at every poll was the test process's largest single cost, docs/performance.md); a line not yet ended
-/// by its newline is counted as `HistoryReader.acknowledged(in:)` counts it, and read again at the next poll.
+/// commits, polling every 10 ms, reading only what each file gained (`HistoryTail`). A line not yet ended by its
+/// newline is counted as `HistoryReader.acknowledged(in:)` counts it.
 public final class AcknowledgementCounter {
     private let directory: URL
-    /// Per file: the offset just past its last complete line, and the acks among its complete lines.
-    private var files: [String: (offset: UInt64, acks: Int)] = [:]
+    private var files: [String: (tail: HistoryTail, acks: Int)] = [:]
 
     public init(directory: URL) { self.directory = directory }
 
@@ -155,28 +188,40 @@ public final class AcknowledgementCounter {
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter { $0.hasSuffix(".jsonl") }
         var total = 0
         for name in names {
-            var (offset, acks) = files[name] ?? (0, 0)
-            guard let handle = FileHandle(forReadingAtPath: directory.appendingPathComponent(name).path) else { continue }
-            defer { try? handle.close() }
-            // A file shorter than what was read of it was replaced: it is read again from its start.
-            if let size = try? handle.seekToEnd(), size < offset { (offset, acks) = (0, 0) }
-            guard (try? handle.seek(toOffset: offset)) != nil, let appended = try? handle.readToEnd() else {
+            var (tail, acks) = files[name] ?? (HistoryTail(directory.appendingPathComponent(name)), 0)
+            guard let read = tail.read() else {
                 total += acks
                 continue
             }
-            var tail = 0
-            if let lastNewline = appended.lastIndex(of: 0x0A) {
-                let complete = appended[appended.startIndex...lastNewline]
-                acks += complete.split(separator: 0x0A).count { $0.range(of: HistoryReader.ackMarker) != nil }
-                offset += UInt64(complete.count)
-                tail = appended.distance(from: appended.index(after: lastNewline), to: appended.endIndex)
-            } else {
-                tail = appended.count
-            }
-            files[name] = (offset, acks)
-            let partial = appended.suffix(tail)
-            total += acks + (partial.range(of: HistoryReader.ackMarker) != nil ? 1 : 0)
+            if read.restarted { acks = 0 }
+            acks += read.lines.count { HistoryTail.line($0, is: .ack) }
+            files[name] = (tail, acks)
+            total += acks + (HistoryTail.line(read.partial, is: .ack) ? 1 : 0)
         }
         return total
+    }
+}
+
+/// The outcomes one writer has recorded (its `ack` and `failed` lines), read as its history grows: how the turns
+/// scheduler sees that a turn's transaction ended, polling every 300 µs. Only complete lines count, as a line the
+/// decoder cannot read yet counted for nothing when the file was decoded whole.
+public struct HistoryOutcomes {
+    private var tail: HistoryTail
+    /// Outcomes so far, and whether the last was an ack.
+    public private(set) var count = 0
+    public private(set) var lastAcknowledged = false
+
+    public init(_ url: URL) { tail = HistoryTail(url) }
+
+    /// Reads what was appended; returns the outcomes so far.
+    @discardableResult
+    public mutating func read() -> Int {
+        guard let read = tail.read() else { return count }
+        if read.restarted { (count, lastAcknowledged) = (0, false) }
+        for line in read.lines {
+            if HistoryTail.line(line, is: .ack) { count += 1; lastAcknowledged = true }
+            else if HistoryTail.line(line, is: .failed) { count += 1; lastAcknowledged = false }
+        }
+        return count
     }
 }

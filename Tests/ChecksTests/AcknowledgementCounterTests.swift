@@ -39,4 +39,27 @@ import Workload
         try Data("not a history".utf8).write(to: folder.appendingPathComponent("notes.txt"))
         #expect(counter.count() == 3)
     }
+
+    /// The turns scheduler's view of one writer (`HistoryOutcomes`): its acks and failures as the history grows,
+    /// complete lines only, the last one's kind; the same as decoding the file whole.
+    @Test func outcomesCountCompleteLinesAsTheDecoderDoes() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("lifeboat-outcomes-\(UUID().uuidString).jsonl")
+        defer { try? FileManager.default.removeItem(at: url) }
+        var outcomes = HistoryOutcomes(url)
+        #expect(outcomes.read() == 0)
+        var text = ""
+        func append(_ piece: String) throws {
+            text += piece
+            try Data(text.utf8).write(to: url)
+            let decoded = HistoryReader.records(url).filter { $0.state == .ack || $0.state == .failed }
+            #expect(outcomes.read() == decoded.count && outcomes.lastAcknowledged == (decoded.last?.state == .ack), "after \(piece.debugDescription)")
+        }
+        for (seq, state) in [(1, "ack"), (2, "failed"), (3, "ack"), (4, "ack"), (5, "failed")] {
+            try append(Self.line(seq, "intent"))
+            let line = Self.line(seq, state)
+            try append(String(line.dropLast(8)))
+            try append(String(line.suffix(8)))
+        }
+        #expect(outcomes.count == 5 && !outcomes.lastAcknowledged)
+    }
 }

@@ -20,12 +20,13 @@ struct TurnsScheduler {
     let children: ChildRegistry
 
     /// One writer process as the scheduler serves it: its turn FIFO (closed, -1, once it is done), the turns it
-    /// has taken and the history it records them in.
+    /// has taken and the outcomes its history records.
     private struct TurnWriter {
         let child: ChildRegistry.Child
         var fifo: Int32
         var taken = 0
-        let history: URL
+        /// Its history's outcomes, read as they are recorded.
+        var outcomes: HistoryOutcomes
         var ended = false
     }
 
@@ -44,7 +45,7 @@ struct TurnsScheduler {
                 let number = numbers[index]
                 let fd = open(scratch.appendingPathComponent(WriterRounds.turnFIFO(number)).path, O_RDWR | O_CLOEXEC)
                 guard fd >= 0 else { throw RunError.environment("cannot open the turn FIFO of writer \(number)") }
-                writers.append(TurnWriter(child: started[index], fifo: fd, history: history.appendingPathComponent("writer-\(number).jsonl")))
+                writers.append(TurnWriter(child: started[index], fifo: fd, outcomes: HistoryOutcomes(history.appendingPathComponent("writer-\(number).jsonl"))))
             }
         }
         try adoptWriters()
@@ -69,9 +70,8 @@ struct TurnsScheduler {
             // due after it would never come.
             while true {
                 let running = writers[writer].child.isRunning
-                let records = HistoryReader.records(writers[writer].history).filter { $0.state == .ack || $0.state == .failed }
-                if records.count >= wanted {
-                    if records.last?.state == .ack { commits += 1 }
+                if writers[writer].outcomes.read() >= wanted {
+                    if writers[writer].outcomes.lastAcknowledged { commits += 1 }
                     return true
                 }
                 guard running else { return true }
