@@ -28,6 +28,17 @@ public final class SaveContext {
 
     var layout: StoreLayout { store.layout }
 
+    /// Runs a statement through the connection's statement cache: a save runs the same few statements for every
+    /// object it writes, and preparing each anew (GRDB's authorizer is called for every column it reads) was the
+    /// largest cost of generating a store and of a writer's commit.
+    private func run(_ sql: String, _ arguments: StatementArguments) throws {
+        try db.cachedStatement(sql: sql).execute(arguments: arguments)
+    }
+
+    private func fetchKey(_ sql: String, _ arguments: StatementArguments) throws -> Int64? {
+        try Int64.fetchOne(db.cachedStatement(sql: sql), arguments: arguments)
+    }
+
     func entity(_ name: String) throws -> EntityDescription {
         guard let entity = store.model.entity(named: name) else { throw StoreError.invalidObject("unknown entity \(name)") }
         return entity
@@ -39,8 +50,7 @@ public final class SaveContext {
         let table = layout.table(entity)
         let column = StoreLayout.columnName(store.model.identityAttribute)
         let own = layout.rowFilter(entity).map { " AND \($0)" } ?? ""
-        return try Int64.fetchOne(db, sql: "SELECT Z_PK FROM \(table) WHERE \(column) = ?\(own) ORDER BY Z_PK LIMIT 1",
-                                  arguments: [ColumnCoding.uuidBytes(id)])
+        return try fetchKey("SELECT Z_PK FROM \(table) WHERE \(column) = ?\(own) ORDER BY Z_PK LIMIT 1", [ColumnCoding.uuidBytes(id)])
     }
 
     /// Inserts an object (with its relationships, whose targets must exist) and returns its Z_PK.
@@ -50,8 +60,8 @@ public final class SaveContext {
         let number = layout.number(entity.name)
         // Keys are unique across a hierarchy: a sub-entity's come from its root's Z_MAX.
         let keyNumber = layout.keyNumber(entity.name)
-        try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + 1 WHERE Z_ENT = ?", arguments: [keyNumber])
-        guard let key = try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", arguments: [keyNumber]) else {
+        try run("UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + 1 WHERE Z_ENT = ?", [keyNumber])
+        guard let key = try fetchKey("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [keyNumber]) else {
             throw StoreError.invalidObject("no Z_PRIMARYKEY row for \(entity.name)")
         }
         var names = ["Z_PK", "Z_ENT", "Z_OPT", StoreLayout.columnName(store.model.identityAttribute)]
@@ -65,8 +75,7 @@ public final class SaveContext {
             values.append(try encode(value, attribute))
         }
         let placeholders = Array(repeating: "?", count: names.count).joined(separator: ", ")
-        try db.execute(sql: "INSERT INTO \(layout.table(entity.name)) (\(names.joined(separator: ", "))) VALUES (\(placeholders))",
-                       arguments: StatementArguments(values))
+        try run("INSERT INTO \(layout.table(entity.name)) (\(names.joined(separator: ", "))) VALUES (\(placeholders))", StatementArguments(values))
         insertedKeys[entity.name, default: [:]][object.id] = key
         try link(object, key: key, entity: entity)
         changes.append(PersistentHistory.Change(kind: .insert, entity: number, key: key))
@@ -90,8 +99,7 @@ public final class SaveContext {
             guard let targetKey = try primaryKey(relationship.destination, target) else {
                 throw StoreError.unknownObject(entity: relationship.destination, id: target)
             }
-            try db.execute(sql: "UPDATE \(table) SET \(StoreLayout.columnName(name)) = ? WHERE Z_PK = ?",
-                           arguments: [targetKey, key])
+            try run("UPDATE \(table) SET \(StoreLayout.columnName(name)) = ? WHERE Z_PK = ?", [targetKey, key])
         }
         for (name, targets) in object.toMany {
             guard let relationship = entity.relationship(named: name), relationship.isToMany else {
@@ -103,13 +111,12 @@ public final class SaveContext {
             guard let join else { throw StoreError.invalidObject("\(entity.name).\(name) is not many-to-many") }
             let myColumn = owns ? join.ownerColumn : join.destinationColumn
             let otherColumn = owns ? join.destinationColumn : join.ownerColumn
-            try db.execute(sql: "DELETE FROM \(join.name) WHERE \(myColumn) = ?", arguments: [key])
+            try run("DELETE FROM \(join.name) WHERE \(myColumn) = ?", [key])
             for target in targets {
                 guard let targetKey = try primaryKey(relationship.destination, target) else {
                     throw StoreError.unknownObject(entity: relationship.destination, id: target)
                 }
-                try db.execute(sql: "INSERT OR IGNORE INTO \(join.name) (\(myColumn), \(otherColumn)) VALUES (?, ?)",
-                               arguments: [key, targetKey])
+                try run("INSERT OR IGNORE INTO \(join.name) (\(myColumn), \(otherColumn)) VALUES (?, ?)", [key, targetKey])
             }
         }
     }
@@ -130,8 +137,7 @@ public final class SaveContext {
             values.append(try encode(value, attribute))
         }
         values.append(key.databaseValue)
-        try db.execute(sql: "UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE Z_PK = ?",
-                       arguments: StatementArguments(values))
+        try run("UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE Z_PK = ?", StatementArguments(values))
         try link(object, key: key, entity: entity)
         changes.append(PersistentHistory.Change(kind: .update, entity: layout.number(entity.name), key: key))
         updated += 1
@@ -148,15 +154,14 @@ public final class SaveContext {
         for other in store.model.entities {
             for relationship in layout.toOneRelationships(other) where relationship.destination == entity.name {
                 let column = StoreLayout.columnName(relationship.name)
-                try db.execute(sql: "UPDATE \(layout.table(other.name)) SET \(column) = NULL, Z_OPT = Z_OPT + 1 WHERE \(column) = ?",
-                               arguments: [key])
+                try run("UPDATE \(layout.table(other.name)) SET \(column) = NULL, Z_OPT = Z_OPT + 1 WHERE \(column) = ?", [key])
             }
         }
         for join in layout.joinTables {
-            if join.ownerEntity == entity.name { try db.execute(sql: "DELETE FROM \(join.name) WHERE \(join.ownerColumn) = ?", arguments: [key]) }
-            if join.destinationEntity == entity.name { try db.execute(sql: "DELETE FROM \(join.name) WHERE \(join.destinationColumn) = ?", arguments: [key]) }
+            if join.ownerEntity == entity.name { try run("DELETE FROM \(join.name) WHERE \(join.ownerColumn) = ?", [key]) }
+            if join.destinationEntity == entity.name { try run("DELETE FROM \(join.name) WHERE \(join.destinationColumn) = ?", [key]) }
         }
-        try db.execute(sql: "DELETE FROM \(table) WHERE Z_PK = ?", arguments: [key])
+        try run("DELETE FROM \(table) WHERE Z_PK = ?", [key])
         insertedKeys[entity.name]?[id] = nil
         changes.append(PersistentHistory.Change(kind: .delete, entity: layout.number(entity.name), key: key))
         deleted += 1
