@@ -115,7 +115,7 @@ public final class SpawnedChild: Sendable {
             return reapBlocking(timedOut: false, stopped: false)
         }
         let deadline = timeout.map { DispatchTime.now().uptimeNanoseconds &+ UInt64(max(0, min($0, 1e9)) * 1e9) }
-        var pause: UInt32 = 200
+        var backoff = PollBackoff(first: 200, maximum: 5_000)
         while true {
             if let done = poll() { return done }
             if let deadline, DispatchTime.now().uptimeNanoseconds >= deadline {
@@ -126,8 +126,7 @@ public final class SpawnedChild: Sendable {
                 signal(SIGKILL)
                 return reapBlocking(timedOut: false, stopped: true)
             }
-            usleep(pause)
-            pause = min(pause * 2, 5_000)
+            backoff.wait()
         }
     }
 

@@ -1,4 +1,5 @@
 import Checks
+import ChildProcesses
 import Foundation
 import Scenario
 
@@ -36,11 +37,12 @@ struct Lockstep {
         defer { close(gate.fd) }
         func lines() -> [Substring] { ((try? String(contentsOf: gate.progress, encoding: .utf8)) ?? "").split(separator: "\n") }
         func waitForMore(than count: Int) throws -> [Substring] {
+            var backoff = PollBackoff()
             while true {
                 let seen = lines()
                 if seen.count > count || !child.isRunning { return seen }
                 try clock.checkDeadline()
-                usleep(300)
+                backoff.wait()
             }
         }
         var seen = try waitForMore(than: 0)

@@ -1,4 +1,5 @@
 import Checks
+import ChildProcesses
 import Foundation
 import Scenario
 import SeededRandomness
@@ -68,6 +69,7 @@ struct TurnsScheduler {
             // Whether the writer runs is asked before its history is read: a writer that recorded its last
             // transaction and exited before this loop looked (a busy machine) still counts its commit, or a step
             // due after it would never come.
+            var backoff = PollBackoff()
             while true {
                 let running = writers[writer].child.isRunning
                 if writers[writer].outcomes.read() >= wanted {
@@ -76,7 +78,7 @@ struct TurnsScheduler {
                 }
                 guard running else { return true }
                 try clock.checkDeadline()
-                usleep(300)
+                backoff.wait()
             }
         }
 
