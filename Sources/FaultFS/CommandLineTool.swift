@@ -11,10 +11,9 @@ public enum FaultFSCommandLine {
       faultfs mount BACKING MOUNTPOINT [--control SOCKET] [--log FILE] [--log-data] [--seed N] [--max-threads N]
                                          [--exit-with-parent] [--memory-budget BYTES[K|M|G]] [--spill-dir DIR]
                                          [--mmap] [--host-sync on|off] [--fsync-failure ext4|xfs|btrfs] [--high-level]
-      faultfs ctl SOCKET VERB [ARGS]     verbs: ping, rules, status, coverage, sync-all, clear, shutdown,
-                                          disarm ID, release ID, crash keep-none|keep-prefix N|torn [zeros|garbage]|reorder,
-                                          fsync-failure [ext4|xfs|btrfs|none], device [DEVICE_JSON], log-mark LABEL,
-                                          arm RULE_JSON, raw REQUEST_JSON; RULE_JSON's action kinds (docs/faultfs.md):
+      faultfs ctl SOCKET VERB [ARGS]     VERB [ARGS] is one of (docs/faultfs.md, "Control protocol"):
+    \(ControlVerb.usage(width: 110, indent: String(repeating: " ", count: 38)))
+                                          RULE_JSON's action kinds (docs/faultfs.md):
     \(FaultAction.Kind.namesWrapped(width: 110, indent: String(repeating: " ", count: 38)))
       faultfs status SOCKET              unsynced files and pending directory entries
       faultfs log FILE                   the op log, one line per record

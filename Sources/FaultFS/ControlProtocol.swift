@@ -52,6 +52,27 @@ public enum ControlVerb: String, Codable, Sendable, CaseIterable {
     /// Every verb's wire name, in order, for messages and help.
     public static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }
 
+    /// What `faultfs ctl` takes after the verb (nil: nothing).
+    public var arguments: String? {
+        switch self {
+        case .ping, .rules, .status, .coverage, .syncAll, .clear, .shutdown: nil
+        case .disarm, .release: "ID"
+        case .crash: "[MODE]"
+        case .fsyncFailure: "[" + (FsyncFailure.allCases.map(\.rawValue) + ["none"]).joined(separator: "|") + "]"
+        case .device: "[DEVICE_JSON]"
+        case .logMark: "LABEL"
+        case .arm: "RULE_JSON"
+        }
+    }
+
+    /// `faultfs ctl`'s verbs with their arguments (and `raw REQUEST_JSON`), wrapped for a usage text, then the
+    /// crash modes: the one list both usages show.
+    public static func usage(width: Int, indent: String) -> String {
+        HelpText.wrappedList(allCases.map { verb in verb.arguments.map { "\(verb.rawValue) \($0)" } ?? verb.rawValue } + ["raw REQUEST_JSON"],
+                             width: width, indent: indent)
+            + "\n" + HelpText.wrappedList(["MODE: " + CrashMode.syntax], width: width, indent: indent)
+    }
+
     public init(from decoder: any Decoder) throws {
         let name = try decoder.singleValueContainer().decode(String.self)
         guard let verb = ControlVerb(rawValue: name) else {

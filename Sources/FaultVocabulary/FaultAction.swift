@@ -86,17 +86,7 @@ public enum FaultAction: Sendable, Equatable {
         /// Every kind's name, comma-separated, in lines of at most `width` characters each starting with `indent`:
         /// the action list of `faultfs`'s usage and `lifeboat faultfs --help`.
         public static func namesWrapped(width: Int, indent: String) -> String {
-            var lines: [String] = []
-            var line = indent
-            for (index, kind) in allCases.enumerated() {
-                let word = kind.rawValue + (index == allCases.count - 1 ? "" : ",")
-                if line != indent, line.count + 1 + word.count > width {
-                    lines.append(line)
-                    line = indent
-                }
-                line += (line == indent ? "" : " ") + word
-            }
-            return (lines + [line]).joined(separator: "\n")
+            HelpText.wrappedList(allCases.map(\.rawValue), width: width, indent: indent)
         }
 
         /// "errno NAME, short-write N, ... or hold [MS]": every kind's grammar, for messages and help.

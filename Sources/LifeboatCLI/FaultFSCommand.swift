@@ -18,10 +18,8 @@ struct FaultFSCommand: ParsableCommand {
         COMMANDS:
           lifeboat faultfs mount BACKING MOUNTPOINT [OPTIONS]   mount in the foreground
           lifeboat faultfs ctl SOCKET VERB [ARGS]   talk to a mounted FaultFS; VERB is
-              ping, rules, status, coverage, sync-all, clear, shutdown, disarm ID,
-              crash keep-none|keep-prefix N|torn [zeros|garbage]|reorder,
-              fsync-failure [ext4|xfs|btrfs|none], log-mark LABEL,
-              arm RULE_JSON or raw REQUEST_JSON; RULE_JSON's action kinds:
+        \(ControlVerb.usage(width: 80, indent: "      "))
+              RULE_JSON's action kinds:
         \(FaultAction.Kind.namesWrapped(width: 80, indent: "      "))
           lifeboat faultfs status SOCKET        unsynced files and pending entries
           lifeboat faultfs log FILE             the op log, one line per record

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FaultFS
 import Foundation
 @testable import LifeboatCLI
 import Runner
@@ -43,7 +44,7 @@ struct HelpTests {
         // (every option and verb) is left out.
         #expect(FaultFSCommand.commands.split(separator: "\n").allSatisfy { $0.count <= 80 })
         let words = FaultFSCommand.toolUsage.split(whereSeparator: { " \n[]|,".contains($0) })
-            .filter { $0.hasPrefix("--") || ["ping", "rules", "coverage", "sync-all", "clear", "shutdown", "disarm", "crash", "log-mark", "arm", "raw"].contains(String($0)) }
+            .filter { $0.hasPrefix("--") || (ControlVerb.allCases.map(\.rawValue) + ["raw"]).contains(String($0)) }
         for word in words { #expect(FaultFSCommand.commands.contains(word), "\(word) is missing from lifeboat faultfs --help") }
         #expect(await LifeboatMain.run(["faultfs", "--help"]) == 0)
         #expect(await LifeboatMain.run(["faultfs", "no-such-verb"]) == 2)
