@@ -7,7 +7,7 @@ import Foundation
 /// save threw. An intent with neither is a transaction in flight when the writer died: it may or may not be in
 /// the store.
 public struct HistoryRecord: Sendable, Codable, Equatable {
-    public enum State: String, Sendable, Codable { case intent, ack, failed, done }
+    public enum State: String, Sendable, Codable, CaseIterable { case intent, ack, failed, done }
 
     public var writer: Int
     public var seq: Int
@@ -124,8 +124,6 @@ public enum HistoryReader {
         return result
     }
 
-    static let ackMarker = Data(#""state":"ack""#.utf8)
-
     /// Number of `ack` lines so far, every file read whole (`AcknowledgementCounter` counts the same as the files
     /// grow, reading only what was appended).
     public static func acknowledged(in directory: URL) -> Int {
@@ -133,7 +131,7 @@ public enum HistoryReader {
         var count = 0
         for file in files {
             guard let data = try? Data(contentsOf: directory.appendingPathComponent(file)) else { continue }
-            count += data.split(separator: 0x0A).count { Data($0).range(of: ackMarker) != nil }
+            count += data.split(separator: 0x0A).count { HistoryTail.line($0, is: .ack) }
         }
         return count
     }
@@ -167,11 +165,10 @@ public struct HistoryTail {
     /// Whether a line is a record in `state` (`"state":"ack"` as the writer's encoder writes it; a quote inside a
     /// string value is escaped, so no error text matches).
     public static func line(_ line: Data, is state: HistoryRecord.State) -> Bool {
-        line.range(of: state == .ack ? ackMarker : state == .failed ? failedMarker : marker(state)) != nil
+        line.range(of: markers[state]!) != nil
     }
 
-    private static let ackMarker = marker(.ack), failedMarker = marker(.failed)
-    private static func marker(_ state: HistoryRecord.State) -> Data { Data(#""state":"\#(state.rawValue)""#.utf8) }
+    private static let markers = Dictionary(uniqueKeysWithValues: HistoryRecord.State.allCases.map { ($0, Data(#""state":"\#($0.rawValue)""#.utf8)) })
 }
 
 /// Counts the `ack` lines of a folder of histories while writers append to them: how the free scheduler counts
