@@ -42,8 +42,8 @@ final class FaultFSBenchVolume: Sendable {
         let value = try body()
         let end = try mount.logMark("\(label) end")
         var counts = ["fsync": 0, "fdatasync": 0, "fsyncdir": 0]
-        for record in try OpLog.read(log) where record.seq > start && record.seq < end && counts[record.op] != nil {
-            counts[record.op, default: 0] += 1
+        for record in try OpLog.read(log) where record.seq > start && record.seq < end && counts[record.op.rawValue] != nil {
+            counts[record.op.rawValue, default: 0] += 1
         }
         return (value, counts)
     }

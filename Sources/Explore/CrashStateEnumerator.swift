@@ -115,7 +115,7 @@ public struct CrashStateEnumerator: Sendable {
         trackedPrefix = databaseName
         self.oracle = oracle
         self.clockOffset = clockOffset
-        followed = Set(records.filter { $0.op == "rename" && $0.result >= 0 }.compactMap { record in
+        followed = Set(records.filter { $0.op == .rename && $0.result >= 0 }.compactMap { record in
             let target = record.path2
             return target == databaseName || target == databaseName + "-wal" || target == databaseName + "-journal" ? record.ino : nil
         })
@@ -133,34 +133,32 @@ public struct CrashStateEnumerator: Sendable {
     }
 
     /// The op of the point that stands for the end of the log (its seq is one past the last record's).
-    public static let endOfLog = "end of log"
-    static let dataOps: Set = ["write", "truncate", "copy_file_range", "fallocate"]
-    /// Persistence points: the barriers whose `synced` operations become durable.
-    static let barrierOps: Set = ["fsync", "fdatasync", "fsyncdir", "sync-all"]
-    static let entryOps: Set = ["create", "unlink", "rename"]
+    public static let endOfLog = LoggedOp.endOfLog.rawValue
+    /// The entry changes a crash state keeps or drops one at a time (the ones a store and its backups make).
+    static let entryOps: Set<LoggedOp> = [.create, .unlink, .rename]
 
     /// Applies one operation to an in-memory image of the files (`CrashStateFiles`: names and the inodes behind them).
     func apply(_ record: OpRecord, to files: inout CrashStateFiles, tornCut: Int? = nil, payloads: inout CrashStatePayloads) throws {
         guard record.result >= 0, let path = record.path, tracked(record) else { return }
         let inode = files.inode(of: record, path: path)
         switch record.op {
-        case "write", "copy_file_range":
+        case .write, .copyFileRange:
             guard let inode, let offset = record.offset, var payload = try payloads.payload(of: record) else { return }
             if let tornCut { payload = payload.prefix(tornCut) + Data(count: max(0, payload.count - tornCut)) }
             // In place (the dictionary's own storage, never a copy of the file per write: durable files are
             // written to by every synced operation, and a copy of a megabytes-long -wal for each was most of the time).
             files.modify(inode) { Self.write(payload, at: Int(offset), into: &$0) }
-        case "truncate":
+        case .truncate:
             guard let inode, let size = record.size else { return }
             files.modify(inode) { Self.resize(&$0, to: Int(size)) }
-        case "fallocate":
+        case .fallocate:
             guard let inode, let size = record.size else { return }
             files.modify(inode) { if $0.count < Int(size) { $0.append(Data(count: Int(size) - $0.count)) } }
-        case "create":
+        case .create:
             if let inode { files.create(path, inode: inode) }
-        case "unlink":
+        case .unlink:
             files.unlink(path, inode: record.ino == 0 ? nil : record.ino)
-        case "rename":
+        case .rename:
             if let target = record.path2 { files.rename(path, to: target, inode: inode) }
         default:
             return
@@ -171,13 +169,13 @@ public struct CrashStateEnumerator: Sendable {
     /// the seed) and the first point after each restore's success (`afterRestores`); the end of the log is checked
     /// besides them. Also the number of persistence points in the log.
     func chosenPoints(maxPoints: Int, seed: UInt64) -> (chosen: Set<UInt64>, persistencePoints: Int) {
-        let barriers = records.filter { Self.barrierOps.contains($0.op) && $0.result >= 0 }
+        let barriers = records.filter { $0.op.isBarrier && $0.result >= 0 }
         var random = SeededRandom(seed: seed)
         var chosen = Set<UInt64>()
         // A sync-all (a child's sync(2), the flush at unmount) makes every file durable, the tracked ones too. A
         // file is tracked by its inode as well as its name: the fsync of a restore's temporary copy, renamed into
         // place later, is a persistence point of the store's files.
-        let interesting = barriers.filter { tracked($0) || $0.op == "fsyncdir" || $0.op == "sync-all" }
+        let interesting = barriers.filter { tracked($0) || $0.op == .fsyncdir || $0.op == .syncAll }
         if interesting.count <= maxPoints {
             chosen = Set(interesting.map(\.seq))
         } else {
@@ -237,7 +235,7 @@ public struct CrashStateEnumerator: Sendable {
                 result.append(("omit seq \(omitted.seq)", kept, nil))
             }
         }
-        if let last = pending.lastIndex(where: { $0.op == "write" }), let length = pending[last].length, length > 512 {
+        if let last = pending.lastIndex(where: { $0.op == .write }), let length = pending[last].length, length > 512 {
             let cut = Int(length / 2) / 512 * 512
             result.append(("torn seq \(pending[last].seq) at +\(cut)", Array(pending.prefix(through: last)), cut))
         }
@@ -255,7 +253,7 @@ public struct CrashStateEnumerator: Sendable {
     /// so they do not depend on which unit ran first.
     func check(point: OpRecord, walk: Walk, keys: [Data], builds: [Bool], firstState: Int, reuse: Bool,
                context: inout CheckContext, content: CrashStateContent, timing: inout CrashStateRows.Timing) throws -> CrashStateRows.Point {
-        var row = CrashStateRows.Point(point: point.seq, op: point.op, time: point.t.isFinite ? point.t + clockOffset : nil,
+        var row = CrashStateRows.Point(point: point.seq, op: point.op.rawValue, time: point.t.isFinite ? point.t + clockOffset : nil,
                                        pending: walk.pending.count,
                                        pendingEntries: walk.pending.filter { Self.entryOps.contains($0.op) }.count)
         let durableVersion = walk.chain.digest

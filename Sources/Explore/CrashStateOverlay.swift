@@ -28,7 +28,7 @@ struct CrashStateOverlay {
 
     /// Whether `kept` can be applied in place: data operations only (entry operations change which files exist).
     static func applies(to kept: [OpRecord]) -> Bool {
-        kept.allSatisfy { CrashStateEnumerator.dataOps.contains($0.op) }
+        kept.allSatisfy { $0.op.isData }
     }
 
     /// Makes the directory hold exactly `durable` (identified by `version`), writing it whole only when it changed.
@@ -51,14 +51,14 @@ struct CrashStateOverlay {
             guard record.result >= 0, let path = record.path, enumerator.tracked(record) else { continue }
             let cut = index == kept.count - 1 ? tornCut : nil
             switch record.op {
-            case "write", "copy_file_range":
+            case .write, .copyFileRange:
                 guard let offset = record.offset, var payload = try payloads.payload(of: record) else { continue }
                 if let cut { payload = payload.prefix(cut) + Data(count: max(0, payload.count - cut)) }
                 try write(payload, at: Int(offset), path: path, durable: durable)
-            case "truncate":
+            case .truncate:
                 guard let size = record.size else { continue }
                 try resize(path, to: Int(size), onlyGrowing: false, durable: durable)
-            case "fallocate":
+            case .fallocate:
                 guard let size = record.size else { continue }
                 try resize(path, to: Int(size), onlyGrowing: true, durable: durable)
             default:

@@ -123,8 +123,8 @@ public enum CrashStateReductionCheck {
     /// Each persistence point's operation and file, by the barrier's sequence number.
     static func pointDescriptions(_ records: [OpRecord]) -> [UInt64: String] {
         var points: [UInt64: String] = [:]
-        for record in records where ["fsync", "fdatasync", "fsyncdir", "sync-all"].contains(record.op) {
-            points[record.seq] = [record.op, record.path].compactMap { $0 }.joined(separator: " ")
+        for record in records where record.op.isBarrier {
+            points[record.seq] = [record.op.rawValue, record.path].compactMap { $0 }.joined(separator: " ")
         }
         return points
     }

@@ -60,7 +60,7 @@ extension CrashStateEnumerator {
     /// Moves `walk` past one record: a barrier makes durable what it synced; an operation on a tracked file that
     /// is not yet durable becomes pending.
     func step(_ record: OpRecord, _ walk: inout Walk, payloads: inout CrashStatePayloads) throws {
-        if Self.barrierOps.contains(record.op) {
+        if record.op.isBarrier {
             let synced = Set(record.synced ?? [])
             for op in walk.pending where synced.contains(op.seq) {
                 try apply(op, to: &walk.durable, payloads: &payloads)
@@ -71,7 +71,7 @@ extension CrashStateEnumerator {
             return
         }
         guard record.result >= 0, record.durable == false,
-              Self.dataOps.contains(record.op) || Self.entryOps.contains(record.op) else { return }
+              record.op.isData || Self.entryOps.contains(record.op) else { return }
         if tracked(record) { walk.pending.append(record) }
     }
 
@@ -91,7 +91,7 @@ extension CrashStateEnumerator {
     /// transaction acknowledged in the run must be there. No barrier follows to stand for it, so it is checked
     /// always, besides the chosen points.
     var endPoint: OpRecord? {
-        records.last.map { OpRecord(seq: $0.seq + 1, t: .infinity, op: Self.endOfLog, result: 0) }
+        records.last.map { OpRecord(seq: $0.seq + 1, t: .infinity, op: .endOfLog, result: 0) }
     }
 
     /// Cuts the chosen points (and the end of the log) into units of `pointsPerUnit`, in one walk over the log.
@@ -117,7 +117,7 @@ extension CrashStateEnumerator {
             states += keys.count
         }
         for (index, record) in records.enumerated() {
-            if Self.barrierOps.contains(record.op), chosen.contains(record.seq) { add(at: index, record.seq) }
+            if record.op.isBarrier, chosen.contains(record.seq) { add(at: index, record.seq) }
             try step(record, &walk, payloads: &payloads)
         }
         if endPoint != nil { add(at: records.count, nil) }
@@ -143,7 +143,7 @@ extension CrashStateEnumerator {
             }
             for index in unit.start..<unit.end {
                 let record = records[index]
-                if rows.count < unit.points.count, record.seq == unit.points[rows.count], Self.barrierOps.contains(record.op) {
+                if rows.count < unit.points.count, record.seq == unit.points[rows.count], record.op.isBarrier {
                     try point(record)
                 }
                 try step(record, &walk, payloads: &context.payloads)

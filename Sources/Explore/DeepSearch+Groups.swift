@@ -31,7 +31,7 @@ extension DeepSearch {
     static func probedCalls(opLog url: URL) -> [Call]? {
         guard let records = try? OpLog.read(url) else { return nil }
         return records.compactMap { record in
-            guard record.fault != nil, let op = FaultOp(logged: record.op), probedOps.contains(op) else { return nil }
+            guard record.fault != nil, let op = record.op.ruleOp, probedOps.contains(op) else { return nil }
             return Call(op: op, path: record.path ?? "", path2: op == .rename ? record.path2 : nil)
         }
     }

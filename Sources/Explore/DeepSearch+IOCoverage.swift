@@ -1,3 +1,4 @@
+import FaultFS
 import FaultVocabulary
 import Foundation
 
@@ -114,7 +115,7 @@ extension DeepSearch {
 
     /// The table's row of the call a fault fired on: a rule over `fsync` fires on fdatasync too, which the op log
     /// names as such (SQLite's syncs are fdatasync), and is the same row.
-    public static func ioOp(ofHit op: String) -> String { FaultOp(logged: op)?.rawValue ?? op }
+    public static func ioOp(ofHit op: String) -> String { LoggedOp(rawValue: op)?.ruleOp?.rawValue ?? op }
 
     /// The table's answer class of a walk's action; nil for a crash or a hold (no answer to the call), or an errno
     /// the table has no column for.

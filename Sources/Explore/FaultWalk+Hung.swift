@@ -29,7 +29,7 @@ extension FaultWalk {
     /// for until the time limit, which the runner's step could cut short by polling the frozen volume.
     func crashFired(opLog: URL?) -> Bool {
         guard case .crash = config.action, let opLog, let records = try? OpLog.read(opLog) else { return false }
-        return records.contains { $0.op == "crash" }
+        return records.contains { $0.op == .crash }
     }
 
     /// The row of a hung N: the fault's call (from the op log) as its hit, and what the program did after it.
@@ -55,10 +55,10 @@ extension FaultWalk {
     /// runner, which is this process: the runner runs in it).
     static func hungCalls(_ records: [OpRecord], ops: [FaultOp], actor: String?, runner: Int32 = getpid()) -> (FaultHit?, OpRecord?) {
         let processes = OpLogProcesses(records)
-        // A rule over fsync fires on an fdatasync too (`FaultOp(logged:)`).
-        guard let fired = records.first(where: { $0.fault != nil && FaultOp(logged: $0.op).map(ops.contains) == true }) else { return (nil, nil) }
+        // A rule over fsync fires on an fdatasync too (`LoggedOp.ruleOp`).
+        guard let fired = records.first(where: { $0.fault != nil && $0.op.ruleOp.map(ops.contains) == true }) else { return (nil, nil) }
         let command = fired.pid.flatMap(processes.command)
-        let hit = FaultHit(op: fired.op, path: fired.path ?? "", offset: fired.offset, length: fired.length,
+        let hit = FaultHit(op: fired.op.rawValue, path: fired.path ?? "", offset: fired.offset, length: fired.length,
                            actor: actor.map { name in command.map { "\(name) (\($0))" } ?? name }, pid: fired.pid, command: command)
         // The step's process: the one in the call's chain whose parent is the runner.
         let chain = fired.pid.map(processes.chain) ?? []

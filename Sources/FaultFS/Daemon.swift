@@ -101,7 +101,7 @@ public enum FaultFSDaemon {
             mounted.finish()
             return fail("\(error)")
         }
-        fs.logOp("mount", mountRoot, result: 0) { $0.path2 = backingRoot; $0.detail = "seed=\(o.seed)" }
+        fs.logOp(.mount, mountRoot, result: 0) { $0.path2 = backingRoot; $0.detail = "seed=\(o.seed)" }
         if o.exitWithParent {
             let parent = getppid()
             Thread.detachNewThread {
@@ -128,7 +128,7 @@ public enum FaultFSDaemon {
         fs.lowLevelSession.store(0, ordering: .releasing)
         _ = fs.syncAll()
         fs.closeAllHandles()
-        fs.logOp("unmount", mountRoot, result: 0) { $0.detail = "loop=\(loopResult)" }
+        fs.logOp(.unmount, mountRoot, result: 0) { $0.detail = "loop=\(loopResult)" }
         fs.log?.close()
         fuse_remove_signal_handlers(session)
         mounted.finish()

@@ -41,7 +41,7 @@ extension FaultFileSystem {
             switch faults.arm(rule) {
             case .success(let id):
                 reply.id = id
-                logOp("arm", rule.path, result: 0) { $0.detail = id }
+                logOp(.arm, rule.path, result: 0) { $0.detail = id }
             case .failure(let e): return .failure(e.description)
             }
         case .disarm:
@@ -81,7 +81,7 @@ extension FaultFileSystem {
             reply.status = status()
         case .logMark:
             let seq = nextSeq()
-            logOp("mark", nil, result: 0, seq: seq) { $0.detail = req.label ?? "" }
+            logOp(.mark, nil, result: 0, seq: seq) { $0.detail = req.label ?? "" }
             log?.flush()
             reply.seq = seq
         case .shutdown:

@@ -113,7 +113,7 @@ extension FaultFileSystem {
         }
         report.staleHandles = staleHandleCount
         invalidateAfterCrash(invalidate)
-        logOp("crash", nil, result: 0) { r in
+        logOp(.crash, nil, result: 0) { r in
             r.detail = mode.name
             r.synced = report.kept
             r.dropped = report.dropped
@@ -156,7 +156,7 @@ extension FaultFileSystem {
         for op in entries where op.kind == .unlink || op.kind == .rename { dropIdleOverlay(ino: op.ino) }
         synced += entries.map(\.seq)
         _ = hostFlush(backing.dirFD)
-        logOp("sync-all", nil, result: 0) { $0.synced = synced }
+        logOp(.syncAll, nil, result: 0) { $0.synced = synced }
         log?.flush()
         return synced.count
     }

@@ -7,7 +7,7 @@ import Glibc
 /// left as that file system leaves it (see `FsyncFailure`, the one statement of the model).
 extension FaultFileSystem {
     /// Applies `semantics` to the file behind handle `h`, logs the failed fsync and returns -EIO.
-    func failedFsync(_ h: OpenFile, _ path: String, opName: String, ruleID: String?, _ semantics: FsyncFailure) -> Int32 {
+    func failedFsync(_ h: OpenFile, _ path: String, opName: LoggedOp, ruleID: String?, _ semantics: FsyncFailure) -> Int32 {
         let failed = failSync(ino: h.ino, semantics)
         let what = semantics.keepsFailedBytesInMemory
             ? "unsynced data kept in memory, marked clean (not written)"

@@ -102,7 +102,7 @@ final class FaultFileSystem: Sendable {
     func nextSeq() -> UInt64 { seqCounter.wrappingAdd(1, ordering: .relaxed).newValue }
 
     /// Appends a record to the op log (when logging); `seq` nil draws a new one.
-    func logOp(_ op: String, _ path: String?, result: Int64, fault: String? = nil, seq: UInt64? = nil,
+    func logOp(_ op: LoggedOp, _ path: String?, result: Int64, fault: String? = nil, seq: UInt64? = nil,
                _ fill: (inout OpRecord) -> Void = { _ in }) {
         guard let log else { return }
         var r = OpRecord(seq: seq ?? nextSeq(), t: log.now(), op: op, path: path, result: result, fault: fault)
@@ -331,7 +331,7 @@ final class FaultFileSystem: Sendable {
             if let trash, let trashIno { s.trashByIno[trashIno, default: []].insert(trash) }
             return seq
         }
-        logOp(kind.rawValue, path, result: 0, fault: fault, seq: seq) { r in
+        logOp(kind.logged, path, result: 0, fault: fault, seq: seq) { r in
             r.path2 = path2
             r.ino = ino
             r.durable = false

@@ -10,6 +10,20 @@ import CLifeboatSys
 struct NamespaceOp: Sendable {
     enum Kind: String, Sendable {
         case create, mkdir, symlink, link, unlink, rmdir, rename, exchange
+
+        /// How the op log names the change.
+        var logged: LoggedOp {
+            switch self {
+            case .create: .create
+            case .mkdir: .mkdir
+            case .symlink: .symlink
+            case .link: .link
+            case .unlink: .unlink
+            case .rmdir: .rmdir
+            case .rename: .rename
+            case .exchange: .exchange
+            }
+        }
     }
 
     let seq: UInt64

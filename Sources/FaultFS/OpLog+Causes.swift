@@ -22,7 +22,7 @@ public struct CrashLoss: Sendable {
 
     /// The loss of the last crash in `records`, or nil when the log holds no crash.
     public init?(records: [OpRecord]) {
-        guard let index = records.lastIndex(where: { $0.op == "crash" }) else { return nil }
+        guard let index = records.lastIndex(where: { $0.op == .crash }) else { return nil }
         let crash = records[index]
         let before = Array(records[..<index])
         let droppedSeqs = Set(crash.dropped ?? [])
@@ -31,8 +31,8 @@ public struct CrashLoss: Sendable {
         // Data a failed fsync gave up (`fsync-fail-clean`, or any EIO under `--fsync-failure`) was lost at that fsync,
         // not at the crash, but the crash is when it shows: it counts among the dropped, and `missingBarrier` names
         // the failed fsync. Only failures since the previous crash (an earlier crash already showed the older ones).
-        let since = before.lastIndex(where: { $0.op == "crash" }).map { $0 + 1 } ?? 0
-        let failedSeqs = Set(before[since...].filter { ($0.op == "fsync" || $0.op == "fdatasync") && $0.result < 0 }
+        let since = before.lastIndex(where: { $0.op == .crash }).map { $0 + 1 } ?? 0
+        let failedSeqs = Set(before[since...].filter { $0.op.isFileSync && $0.result < 0 }
             .flatMap { $0.dropped ?? [] })
         self.dropped = before.filter { (droppedSeqs.contains($0.seq) || failedSeqs.contains($0.seq)) && $0.result >= 0 }
         self.processes = OpLogProcesses(records)
@@ -70,20 +70,14 @@ public struct CrashLoss: Sendable {
 
     public func command(_ record: OpRecord) -> String? { record.pid.flatMap(processes.command) }
 
-    /// Whether an operation changes a directory entry (made durable by an fsync of the directory) rather than a
-    /// file's data (made durable by an fsync of the file).
-    public static func isEntryOperation(_ op: String) -> Bool {
-        ["create", "mkdir", "mknod", "symlink", "link", "unlink", "rmdir", "rename", "exchange"].contains(op)
-    }
-
     /// What a dropped operation did, in words: `rename A -> B`, `write of 4096 bytes at 8192 to A`.
     public static func describe(_ r: OpRecord) -> String {
         let path = r.path ?? "?"
         switch r.op {
-        case "write": return "write of \(r.length ?? 0) bytes at \(r.offset ?? 0) to \(path)"
-        case "truncate": return "truncate of \(path) to \(r.size ?? r.length ?? 0) bytes"
-        case "fallocate": return "fallocate of \(r.length ?? 0) bytes at \(r.offset ?? 0) in \(path)"
-        case "rename", "exchange", "link": return "\(r.op) \(path) -> \(r.path2 ?? "?")"
+        case .write: return "write of \(r.length ?? 0) bytes at \(r.offset ?? 0) to \(path)"
+        case .truncate: return "truncate of \(path) to \(r.size ?? r.length ?? 0) bytes"
+        case .fallocate: return "fallocate of \(r.length ?? 0) bytes at \(r.offset ?? 0) in \(path)"
+        case .rename, .exchange, .link: return "\(r.op) \(path) -> \(r.path2 ?? "?")"
         default: return "\(r.op) \(path)"
         }
     }
@@ -93,12 +87,12 @@ public struct CrashLoss: Sendable {
     /// rename, the target's; FaultFS settles pending entry changes in order, so a later fsync of any changed
     /// directory would have done too).
     public func missingBarrier(for r: OpRecord) -> String {
-        let entry = Self.isEntryOperation(r.op)
-        let subject = entry ? Self.directory(of: r.op == "rename" || r.op == "link" ? (r.path2 ?? r.path ?? "/") : (r.path ?? "/")) : (r.path ?? "?")
+        let entry = r.op.isEntry
+        let subject = entry ? Self.directory(of: r.op == .rename || r.op == .link ? (r.path2 ?? r.path ?? "/") : (r.path ?? "/")) : (r.path ?? "?")
         let later = before.filter { $0.seq > r.seq }
         let barriers = later.filter { other in
-            if entry { return other.op == "fsyncdir" && other.path == subject }
-            return (other.op == "fsync" || other.op == "fdatasync") && (other.ino != nil && other.ino == r.ino || other.path == r.path)
+            if entry { return other.op == .fsyncdir && other.path == subject }
+            return other.op.isFileSync && (other.ino != nil && other.ino == r.ino || other.path == r.path)
         }
         let what = entry ? "an fsync of its directory \(subject)" : "an fsync of \(subject)"
         if let lie = barriers.first(where: { $0.detail?.contains("lie") == true }) {
@@ -135,7 +129,7 @@ public struct CrashLoss: Sendable {
     /// The byte ranges of `path` whose writes the crash dropped or tore, merged (for "a torn file").
     public func lostRanges(of path: String) -> [Range<Int64>] {
         var ranges: [Range<Int64>] = []
-        for r in dropped where r.op == "write" && r.path == path {
+        for r in dropped where r.op == .write && r.path == path {
             let start = r.offset ?? 0
             ranges.append(start..<(start + (r.length ?? 0)))
         }

@@ -12,8 +12,8 @@ public struct OpRecord: Codable, Sendable, Equatable {
     public var seq: UInt64
     /// Seconds since the mount.
     public var t: Double
-    /// Operation name ("write", "fsync", "crash", "mark", ...).
-    public var op: String
+    /// What the record is: a call ("write", "fsync", ...) or the daemon's own ("crash", "mark", ...).
+    public var op: LoggedOp
     public var path: String?
     /// Second path: rename/exchange target, link target name, symlink target.
     public var path2: String?
@@ -47,7 +47,7 @@ public struct OpRecord: Codable, Sendable, Equatable {
     public var comm: String?
     public var parents: [Int32]?
 
-    public init(seq: UInt64, t: Double, op: String, path: String? = nil, path2: String? = nil, ino: UInt64? = nil,
+    public init(seq: UInt64, t: Double, op: LoggedOp, path: String? = nil, path2: String? = nil, ino: UInt64? = nil,
                 offset: Int64? = nil, length: Int64? = nil, size: Int64? = nil, result: Int64, durable: Bool? = nil,
                 fault: String? = nil, hash: String? = nil, dataOffset: UInt64? = nil, synced: [UInt64]? = nil,
                 dropped: [UInt64]? = nil, detail: String? = nil, pid: Int32? = nil) {
@@ -88,7 +88,7 @@ public struct OpRecord: Codable, Sendable, Equatable {
 
     /// One human-readable line (for `faultfs log FILE`).
     public var humanDescription: String {
-        var s = String(format: "%6llu %9.4f %-15@", seq, t, op as NSString)
+        var s = String(format: "%6llu %9.4f %-15@", seq, t, op.rawValue as NSString)
         if let p = path { s += " \(p)" }
         if let p = path2 { s += " -> \(p)" }
         if let o = offset { s += " @\(o)" }

@@ -34,19 +34,19 @@ extension FaultFileSystem {
         let flags = fi.pointee.flags
         let fd = node.map { openNode($0, flags: Self.backingFlags(flags)) }
             ?? lb_openat(backing.dirFD, backing.rel(path), Self.backingFlags(flags), 0)
-        if fd < 0 { let e = node == nil ? errno : -fd; logOp("open", path, result: Int64(-e), fault: fault); return -e }
+        if fd < 0 { let e = node == nil ? errno : -fd; logOp(.open, path, result: Int64(-e), fault: fault); return -e }
         var st = stat()
         fstat(fd, &st)
         let ino = UInt64(st.st_ino)
         if (flags & O_TRUNC) != 0 && (flags & O_ACCMODE) != O_RDONLY && isRegular(st) {
             if case .success(let (seq, _)) = addPending(ino: ino, fd: fd, path: path, .truncate(size: 0)) {
-                logOp("truncate", path, result: 0, seq: seq) { $0.ino = ino; $0.size = 0; $0.durable = false }
+                logOp(.truncate, path, result: 0, seq: seq) { $0.ino = ino; $0.size = 0; $0.durable = false }
             }
             touchAfterWrite(fd: fd, clearPrivileges: true)
         }
         fi.pointee.fh = addHandle(OpenFile(fd: fd, ino: ino, epoch: epoch.load(ordering: .relaxed), path: path, isDirectory: false))
         chooseCaching(path, fi)
-        logOp("open", path, result: 0, fault: fault) { $0.ino = ino; $0.detail = "flags=0x\(String(flags, radix: 16))" }
+        logOp(.open, path, result: 0, fault: fault) { $0.ino = ino; $0.detail = "flags=0x\(String(flags, radix: 16))" }
         return 0
     }
 
@@ -65,7 +65,7 @@ extension FaultFileSystem {
                 created = false
                 fd = lb_openat(backing.dirFD, r, Self.backingFlags(flags), 0)
             }
-            if fd < 0 { let e = errno; logOp("create", path, result: Int64(-e), fault: fault); return -e }
+            if fd < 0 { let e = errno; logOp(.create, path, result: Int64(-e), fault: fault); return -e }
             var st = stat()
             fstat(fd, &st)
             let ino = UInt64(st.st_ino)
@@ -88,7 +88,7 @@ extension FaultFileSystem {
         let p = path ?? h.path
         let d = check(.read, [p])
         if let e = d.errnoValue {
-            logOp("read", p, result: Int64(-e), fault: d.ruleID) { $0.ino = h.ino; $0.offset = offset; $0.length = Int64(size) }
+            logOp(.read, p, result: Int64(-e), fault: d.ruleID) { $0.ino = h.ino; $0.offset = offset; $0.length = Int64(size) }
             return -e
         }
         var want = size
@@ -96,7 +96,7 @@ extension FaultFileSystem {
         let out = UnsafeMutableRawBufferPointer(start: buf, count: want)
         let n = readMerged(ino: h.ino, into: out, at: offset) ?? preadAll(h.fd, out, offset)
         if d.ruleID != nil {
-            logOp("read", p, result: Int64(n), fault: d.ruleID) { $0.ino = h.ino; $0.offset = offset; $0.length = Int64(size) }
+            logOp(.read, p, result: Int64(n), fault: d.ruleID) { $0.ino = h.ino; $0.offset = offset; $0.length = Int64(size) }
         }
         return Int32(n)
     }
@@ -107,7 +107,7 @@ extension FaultFileSystem {
         let p = path ?? h.path
         let d = check(.write, [p], bytes: size)
         if let e = d.errnoValue {
-            logOp("write", p, result: Int64(-e), fault: d.ruleID) { $0.ino = h.ino; $0.offset = offset; $0.length = Int64(size) }
+            logOp(.write, p, result: Int64(-e), fault: d.ruleID) { $0.ino = h.ino; $0.offset = offset; $0.length = Int64(size) }
             return -e
         }
         var n = size
@@ -117,7 +117,7 @@ extension FaultFileSystem {
             n = min(size, d.allowedBytes ?? 0)
             if n == 0 {
                 let e = action.writeBudget?.errno ?? ENOSPC
-                logOp("write", p, result: Int64(-e), fault: d.ruleID) { $0.ino = h.ino; $0.offset = offset; $0.length = Int64(size) }
+                logOp(.write, p, result: Int64(-e), fault: d.ruleID) { $0.ino = h.ino; $0.offset = offset; $0.length = Int64(size) }
                 return -e
             }
         default: break
@@ -125,7 +125,7 @@ extension FaultFileSystem {
         let bytes = UnsafeRawBufferPointer(start: buf, count: n)
         switch addPending(ino: h.ino, fd: h.fd, path: p, .write(offset: offset, length: Int64(n)), bytes: bytes) {
         case .failure(let e):
-            logOp("write", p, result: Int64(-e.rawValue), fault: d.ruleID) { $0.ino = h.ino; $0.offset = offset; $0.length = Int64(size) }
+            logOp(.write, p, result: Int64(-e.rawValue), fault: d.ruleID) { $0.ino = h.ino; $0.offset = offset; $0.length = Int64(size) }
             return -e.rawValue
         case .success(let (seq, newSize)):
             touchAfterWrite(fd: h.fd, clearPrivileges: true)
@@ -133,7 +133,7 @@ extension FaultFileSystem {
             if n < size { invalidateKernelCaches([], inos: [h.ino]) }
             if let log {
                 let dataOffset = log.storePayload(bytes)
-                logOp("write", p, result: Int64(n), fault: d.ruleID, seq: seq) {
+                logOp(.write, p, result: Int64(n), fault: d.ruleID, seq: seq) {
                     $0.ino = h.ino; $0.offset = offset; $0.length = Int64(n); $0.size = newSize; $0.durable = false
                     $0.hash = hex64(fnv1a64(bytes)); $0.dataOffset = dataOffset
                 }
@@ -145,7 +145,7 @@ extension FaultFileSystem {
     func fsync(_ path: String?, datasync: Bool, _ fi: UnsafeMutablePointer<fuse_file_info>) -> Int32 {
         guard let h = liveHandle(fi.pointee.fh) else { return -EIO }
         let p = path ?? h.path
-        let opName = datasync ? "fdatasync" : "fsync"
+        let opName: LoggedOp = datasync ? .fdatasync : .fsync
         let d = check(.fsync, [p])
         if let e = d.errnoValue {
             if e == EIO, let semantics = fsyncFailure.withLock({ $0 }) {
@@ -204,7 +204,7 @@ extension FaultFileSystem {
         case .failure(let e): return -e.rawValue
         case .success(let (seq, _)):
             touchAfterWrite(fd: fd, clearPrivileges: true)
-            logOp("truncate", p, result: 0, fault: fault, seq: seq) { $0.ino = ino; $0.size = size; $0.durable = false }
+            logOp(.truncate, p, result: 0, fault: fault, seq: seq) { $0.ino = ino; $0.size = size; $0.durable = false }
             return 0
         }
     }
@@ -229,7 +229,7 @@ extension FaultFileSystem {
             // change is a pending op like a truncate.
             if lb_fallocate(h.fd, LB_FALLOC_FL_KEEP_SIZE, offset, length) != 0 {
                 let e = errno
-                logOp("fallocate", p, result: Int64(-e), fault: fault) { $0.ino = h.ino; $0.offset = offset; $0.length = length }
+                logOp(.fallocate, p, result: Int64(-e), fault: fault) { $0.ino = h.ino; $0.offset = offset; $0.length = length }
                 return -e
             }
         }
@@ -243,7 +243,7 @@ extension FaultFileSystem {
         // Like a write: mtime/ctime now, and set-user-ID cleared for a caller other than root (vfs_fallocate's
         // file_modified does the same natively).
         touchAfterWrite(fd: h.fd, clearPrivileges: true)
-        logOp("fallocate", p, result: 0, fault: fault) {
+        logOp(.fallocate, p, result: 0, fault: fault) {
             $0.ino = h.ino; $0.offset = offset; $0.length = length; $0.durable = seqs.isEmpty
             $0.detail = "mode=\(mode)"; $0.synced = seqs.isEmpty ? nil : seqs
         }
@@ -282,7 +282,7 @@ extension FaultFileSystem {
             s.overlays[hout.ino]!.logicalSize = oldSize
             s.overlays[hout.ino]!.validSize = max(oldSize, offOut + Int64(n))
             s.overlays[hout.ino]!.applied(kind, seq: seq)
-            logOp("copy_file_range", pout, result: Int64(n), fault: fault, seq: seq) {
+            logOp(.copyFileRange, pout, result: Int64(n), fault: fault, seq: seq) {
                 var new = Data(count: Int(n))
                 _ = new.withUnsafeMutableBytes { preadAll(hout.fd, $0, offOut) }
                 $0.path2 = pin; $0.offset = offOut; $0.length = Int64(n); $0.durable = false
@@ -306,7 +306,7 @@ extension FaultFileSystem {
         case .failure(let e): return -Int(e.rawValue)
         case .success(let (seq, _)):
             touchAfterWrite(fd: hout.fd, clearPrivileges: true)
-            logOp("copy_file_range", pout, result: Int64(got), fault: fault, seq: seq) {
+            logOp(.copyFileRange, pout, result: Int64(got), fault: fault, seq: seq) {
                 $0.path2 = pin; $0.offset = offOut; $0.length = Int64(got); $0.durable = false
                 $0.hash = data.withUnsafeBytes { hex64(fnv1a64($0)) }; $0.detail = "buffered copy from offset \(offIn)"
             }
@@ -346,7 +346,7 @@ extension FaultFileSystem {
         let d = check(.flush, [h.path])
         guard let ruleID = d.ruleID else { return 0 }
         let result = -(d.errnoValue ?? 0)
-        logOp("flush", h.path, result: Int64(result), fault: ruleID) { $0.ino = h.ino }
+        logOp(.flush, h.path, result: Int64(result), fault: ruleID) { $0.ino = h.ino }
         return result
     }
 

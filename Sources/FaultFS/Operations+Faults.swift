@@ -24,7 +24,7 @@ extension FaultFileSystem {
     func injected(_ op: FaultOp, _ path: String, _ path2: String? = nil) -> (Int32?, String?) {
         let d = check(op, path2.map { [path, $0] } ?? [path])
         if let e = d.errnoValue {
-            logOp(op.rawValue, path, result: Int64(-e), fault: d.ruleID) { $0.path2 = path2 }
+            logOp(LoggedOp(op), path, result: Int64(-e), fault: d.ruleID) { $0.path2 = path2 }
             return (-e, d.ruleID)
         }
         return (nil, d.ruleID)

@@ -15,7 +15,7 @@ extension FaultFileSystem {
             let path = current(path)
             let dirIno = backing.parentIno(path)
             if mkdirat(backing.dirFD, backing.rel(path), Self.masked(mode)) != 0 {
-                let e = errno; logOp("mkdir", path, result: Int64(-e), fault: fault); return -e
+                let e = errno; logOp(.mkdir, path, result: Int64(-e), fault: fault); return -e
             }
             giveToCaller(backing.rel(path))
             let ino = UInt64(backing.lstat(backing.rel(path))?.st_ino ?? 0)
@@ -49,7 +49,7 @@ extension FaultFileSystem {
             if isDirectory(st) { return -EISDIR }
             let dirIno = backing.parentIno(path)
             let (res, trash) = moveToTrash(r, applied: applied)
-            if res != 0 { logOp("unlink", path, result: Int64(res), fault: fault); return res }
+            if res != 0 { logOp(.unlink, path, result: Int64(res), fault: fault); return res }
             recordEntry(.unlink, path: path, ino: UInt64(st.st_ino), dirs: [dirIno], trash: trash, fault: fault)
             if st.st_nlink <= 1 { evictUnlinked(ino: UInt64(st.st_ino)) }
             return 0
@@ -69,7 +69,7 @@ extension FaultFileSystem {
             if !backing.isEmptyDirectory(r) { return -ENOTEMPTY }
             let dirIno = backing.parentIno(path)
             let (res, trash) = moveToTrash(r, applied: applied)
-            if res != 0 { logOp("rmdir", path, result: Int64(res), fault: fault); return res }
+            if res != 0 { logOp(.rmdir, path, result: Int64(res), fault: fault); return res }
             recordEntry(.rmdir, path: path, ino: UInt64(st.st_ino), dirs: [dirIno, UInt64(st.st_ino)], trash: trash, fault: fault)
             return 0
         }
@@ -83,7 +83,7 @@ extension FaultFileSystem {
             let path = current(path)
             let dirIno = backing.parentIno(path)
             if symlinkat(target, backing.dirFD, backing.rel(path)) != 0 {
-                let e = errno; logOp("symlink", path, result: Int64(-e), fault: fault); return -e
+                let e = errno; logOp(.symlink, path, result: Int64(-e), fault: fault); return -e
             }
             giveToCaller(backing.rel(path))
             let ino = UInt64(backing.lstat(backing.rel(path))?.st_ino ?? 0)
@@ -102,7 +102,7 @@ extension FaultFileSystem {
             let to = current(to)
             let dirIno = backing.parentIno(to)
             if linkat(backing.dirFD, backing.rel(from), backing.dirFD, backing.rel(to), 0) != 0 {
-                let e = errno; logOp("link", to, result: Int64(-e), fault: fault); return -e
+                let e = errno; logOp(.link, to, result: Int64(-e), fault: fault); return -e
             }
             let ino = UInt64(backing.lstat(backing.rel(to))?.st_ino ?? 0)
             recordEntry(.link, path: to, path2: from, ino: ino, dirs: [dirIno], fault: fault)
@@ -146,7 +146,7 @@ extension FaultFileSystem {
                     return outcome
                 }
                 if res != 0 {
-                    logOp("rename", from, result: Int64(res), fault: fault) { $0.path2 = to; $0.detail = "flags=\(flags)" }
+                    logOp(.rename, from, result: Int64(res), fault: fault) { $0.path2 = to; $0.detail = "flags=\(flags)" }
                 } else {
                     recordEntry(flags & exchange != 0 ? .exchange : .rename, path: from, path2: to, ino: ino, dirs: dirs,
                                 trash: trash, fault: fault)
@@ -250,16 +250,16 @@ extension FaultFileSystem {
         }
         let d = check(.fsyncdir, [p])
         if let e = d.errnoValue {
-            logOp("fsyncdir", p, result: Int64(-e), fault: d.ruleID) { $0.ino = ino }
+            logOp(.fsyncdir, p, result: Int64(-e), fault: d.ruleID) { $0.ino = ino }
             return -e
         }
         if case .fsyncLie? = d.action {
-            logOp("fsyncdir", p, result: 0, fault: d.ruleID) { $0.ino = ino; $0.synced = []; $0.detail = "lie" }
+            logOp(.fsyncdir, p, result: 0, fault: d.ruleID) { $0.ino = ino; $0.synced = []; $0.detail = "lie" }
             return 0
         }
         let synced = syncDirectory(ino: ino)
         let r: Int32 = fd >= 0 ? hostFlush(fd) : 0
-        logOp("fsyncdir", p, result: Int64(r), fault: d.ruleID) { $0.ino = ino; $0.synced = synced; $0.durable = r == 0 }
+        logOp(.fsyncdir, p, result: Int64(r), fault: d.ruleID) { $0.ino = ino; $0.synced = synced; $0.durable = r == 0 }
         log?.flush()
         return r
     }

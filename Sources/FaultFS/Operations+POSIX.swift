@@ -66,7 +66,7 @@ extension FaultFileSystem {
             let r = backing.rel(path)
             let dirIno = backing.parentIno(path)
             if mknodat(backing.dirFD, r, Self.masked(mode), rdev) != 0 {
-                let e = errno; logOp("mknod", path, result: Int64(-e), fault: fault); return -e
+                let e = errno; logOp(.mknod, path, result: Int64(-e), fault: fault); return -e
             }
             giveToCaller(r)
             let ino = UInt64(backing.lstat(r)?.st_ino ?? 0)

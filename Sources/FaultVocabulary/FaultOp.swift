@@ -11,10 +11,6 @@ public enum FaultOp: String, Codable, Sendable, CaseIterable, CustomStringConver
 
     /// Its name (`copy_file_range`), so that a message or a folder name built from an op reads as a scenario file does.
     public var description: String { rawValue }
-
-    /// The op a call in FaultFS's op log counts as for a rule: its own name, except an fdatasync, which a rule over
-    /// `fsync` fires on (SQLite syncs with fdatasync). Nil for the daemon's own records (crash, mark, mount...).
-    public init?(logged name: String) { self.init(rawValue: name == "fdatasync" ? "fsync" : name) }
 }
 
 extension Array where Element == FaultOp {

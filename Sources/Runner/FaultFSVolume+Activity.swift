@@ -38,7 +38,7 @@ extension FaultFSVolume {
                 barriers.append((t, line.number(pidKey).map { Int32($0) }, line.data))
             }
         }
-        guard let mark = records.last(where: { $0.op == "mark" && $0.seq == markSeq }) ?? records.last(where: { $0.op == "mark" }) else { return nil }
+        guard let mark = records.last(where: { $0.op == .mark && $0.seq == markSeq }) ?? records.last(where: { $0.op == .mark }) else { return nil }
         let offset = now - mark.t
         let processes = OpLogProcesses(records)
         func named(_ pid: Int32?) -> String? { pid.map { processes.actor(of: $0, runner: getpid(), child: name) } }

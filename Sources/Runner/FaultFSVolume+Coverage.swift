@@ -33,7 +33,7 @@ extension FaultFSVolume {
         for status in statuses {
             guard let id = status.rule.id, let call = status.firstFire else { continue }
             let record = records.first { $0.fault == id }
-            hits[id] = FaultHit(op: record?.op ?? call.op, path: call.path, offset: record?.offset, length: record?.length ?? (call.bytes > 0 ? Int64(call.bytes) : nil),
+            hits[id] = FaultHit(op: record?.op.rawValue ?? call.op, path: call.path, offset: record?.offset, length: record?.length ?? (call.bytes > 0 ? Int64(call.bytes) : nil),
                                 actor: name(call.pids), pid: call.pids.first, command: call.command)
             hits[id]?.at = call.at
         }

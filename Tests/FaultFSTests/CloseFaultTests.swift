@@ -75,7 +75,7 @@ extension MountTests {
                 try m.fs.crash(.keepNone)
                 #expect(Posix.contents(m.path("c")) == old)
                 m.fs.unmount()
-                let flushes = try OpLog.read(m.log).filter { $0.op == "flush" }
+                let flushes = try OpLog.read(m.log).filter { $0.op == .flush }
                 #expect(flushes.count == 1)
                 let record = try #require(flushes.first)
                 #expect(record.path == "/c" && record.result == Int64(-EIO) && record.fault == "close-eio" && record.ino != nil)
@@ -94,7 +94,7 @@ extension MountTests {
                 #expect(Date().timeIntervalSince(started) >= 0.29)
                 #expect(try m.fs.rules().first?.fired == 1)
                 m.fs.unmount()
-                let record = try #require(try OpLog.read(m.log).first { $0.op == "flush" })
+                let record = try #require(try OpLog.read(m.log).first { $0.op == .flush })
                 #expect(record.result == 0 && record.fault == "slow-close")
             }
         }

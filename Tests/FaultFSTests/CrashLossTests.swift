@@ -6,19 +6,19 @@ import Testing
 /// fsync that never came (or lied).
 @Suite struct CrashLossTests {
     static let records: [OpRecord] = {
-        var first = OpRecord(seq: 1, t: 0.30, op: "mkdir", path: "/backups/0-1", result: 0, durable: false, pid: 40)
+        var first = OpRecord(seq: 1, t: 0.30, op: .mkdir, path: "/backups/0-1", result: 0, durable: false, pid: 40)
         first.comm = "sh"
         first.parents = [30]
         return [
             first,
-            OpRecord(seq: 2, t: 0.31, op: "create", path: "/backups/0-1/Library.sqlite.tmp", result: 0, durable: false, pid: 40),
-            OpRecord(seq: 3, t: 0.32, op: "write", path: "/backups/0-1/Library.sqlite.tmp", ino: 9, offset: 0, length: 4096, size: 4096, result: 4096, durable: false, pid: 40),
-            OpRecord(seq: 4, t: 0.33, op: "fsync", path: "/backups/0-1/Library.sqlite.tmp", ino: 9, result: 0, synced: [3], pid: 40),
-            OpRecord(seq: 5, t: 0.3636, op: "sync-all", result: 0),
-            OpRecord(seq: 6, t: 0.3678, op: "rename", path: "/backups/0-1/Library.sqlite.tmp", path2: "/backups/0-1/Library.sqlite", ino: 9, result: 0, durable: false, pid: 40),
-            OpRecord(seq: 7, t: 0.40, op: "write", path: "/Library.sqlite-wal", ino: 5, offset: 8192, length: 4096, size: 12288, result: 4096, durable: false, pid: 50),
-            OpRecord(seq: 8, t: 0.41, op: "fsync", path: "/Library.sqlite-wal", ino: 5, result: 0, fault: "r1", synced: [], detail: "lie: nothing made durable", pid: 50),
-            OpRecord(seq: 9, t: 0.4271, op: "crash", result: 0, dropped: [6, 7], detail: "keep-none"),
+            OpRecord(seq: 2, t: 0.31, op: .create, path: "/backups/0-1/Library.sqlite.tmp", result: 0, durable: false, pid: 40),
+            OpRecord(seq: 3, t: 0.32, op: .write, path: "/backups/0-1/Library.sqlite.tmp", ino: 9, offset: 0, length: 4096, size: 4096, result: 4096, durable: false, pid: 40),
+            OpRecord(seq: 4, t: 0.33, op: .fsync, path: "/backups/0-1/Library.sqlite.tmp", ino: 9, result: 0, synced: [3], pid: 40),
+            OpRecord(seq: 5, t: 0.3636, op: .syncAll, result: 0),
+            OpRecord(seq: 6, t: 0.3678, op: .rename, path: "/backups/0-1/Library.sqlite.tmp", path2: "/backups/0-1/Library.sqlite", ino: 9, result: 0, durable: false, pid: 40),
+            OpRecord(seq: 7, t: 0.40, op: .write, path: "/Library.sqlite-wal", ino: 5, offset: 8192, length: 4096, size: 12288, result: 4096, durable: false, pid: 50),
+            OpRecord(seq: 8, t: 0.41, op: .fsync, path: "/Library.sqlite-wal", ino: 5, result: 0, fault: "r1", synced: [], detail: "lie: nothing made durable", pid: 50),
+            OpRecord(seq: 9, t: 0.4271, op: .crash, result: 0, dropped: [6, 7], detail: "keep-none"),
         ]
     }()
 
@@ -39,21 +39,21 @@ import Testing
     @Test func aWriteAFailedFsyncGaveUpIsLostAndNamesThatFsync() throws {
         let tmp = "/backups/0-1/Library.sqlite.tmp"
         let records = [
-            OpRecord(seq: 1, t: 0.30, op: "crash", result: 0, dropped: [], detail: "keep-none"),
-            OpRecord(seq: 2, t: 0.31, op: "write", path: tmp, ino: 9, offset: 0, length: 4096, size: 4096, result: 4096, durable: false, pid: 40),
-            OpRecord(seq: 3, t: 0.32, op: "fsync", path: tmp, ino: 9, result: -Int64(EIO), fault: "r1", dropped: [2],
+            OpRecord(seq: 1, t: 0.30, op: .crash, result: 0, dropped: [], detail: "keep-none"),
+            OpRecord(seq: 2, t: 0.31, op: .write, path: tmp, ino: 9, offset: 0, length: 4096, size: 4096, result: 4096, durable: false, pid: 40),
+            OpRecord(seq: 3, t: 0.32, op: .fsync, path: tmp, ino: 9, result: -Int64(EIO), fault: "r1", dropped: [2],
                      detail: "fsync-failure ext4: unsynced data kept in memory, marked clean (not written)", pid: 40),
-            OpRecord(seq: 4, t: 0.33, op: "fsync", path: tmp, ino: 9, result: 0, synced: [], pid: 40),
-            OpRecord(seq: 5, t: 0.34, op: "rename", path: tmp, path2: "/backups/0-1/Library.sqlite", ino: 9, result: 0, durable: false, pid: 40),
-            OpRecord(seq: 6, t: 0.35, op: "fsyncdir", path: "/backups/0-1", result: 0, synced: [5], pid: 40),
-            OpRecord(seq: 7, t: 0.40, op: "crash", result: 0, dropped: [], detail: "keep-none"),
+            OpRecord(seq: 4, t: 0.33, op: .fsync, path: tmp, ino: 9, result: 0, synced: [], pid: 40),
+            OpRecord(seq: 5, t: 0.34, op: .rename, path: tmp, path2: "/backups/0-1/Library.sqlite", ino: 9, result: 0, durable: false, pid: 40),
+            OpRecord(seq: 6, t: 0.35, op: .fsyncdir, path: "/backups/0-1", result: 0, synced: [5], pid: 40),
+            OpRecord(seq: 7, t: 0.40, op: .crash, result: 0, dropped: [], detail: "keep-none"),
         ]
         let loss = try #require(CrashLoss(records: records))
         let lost = loss.lost(under: ["/backups/0-1/"])
         #expect(lost.map(\.seq) == [2])
         #expect(loss.clause(lost[0], actor: nil) == "write of 4096 bytes at 0 to \(tmp) at 0.310 s was followed by an fsync of \(tmp) at 0.320 s that failed (EIO), then by one at 0.330 s that returned success without writing it (the failed fsync had given it up)")
         // A failure before an earlier crash was that crash's to show.
-        let later = records + [OpRecord(seq: 8, t: 0.5, op: "crash", result: 0, dropped: [], detail: "keep-none")]
+        let later = records + [OpRecord(seq: 8, t: 0.5, op: .crash, result: 0, dropped: [], detail: "keep-none")]
         #expect(try #require(CrashLoss(records: later)).dropped.isEmpty)
     }
 
@@ -68,7 +68,7 @@ import Testing
 
     @Test func aTornWriteGivesTheRangeThatDidNotSurvive() throws {
         var records = Array(Self.records.dropLast())
-        records.append(OpRecord(seq: 9, t: 0.43, op: "crash", offset: 9728, result: 0, dropped: [6], detail: "torn seq 7"))
+        records.append(OpRecord(seq: 9, t: 0.43, op: .crash, offset: 9728, result: 0, dropped: [6], detail: "torn seq 7"))
         let loss = try #require(CrashLoss(records: records))
         let lost = loss.lost(under: ["/Library.sqlite"])
         #expect(lost.map(\.seq) == [7])

@@ -113,18 +113,18 @@ extension MountTests {
                 try m.fs.crash(.keepNone)
                 m.fs.unmount()
                 let records = try OpLog.read(m.log)
-                let writes = records.filter { $0.op == "write" }
+                let writes = records.filter { $0.op == .write }
                 #expect(writes.count == 2)
                 let first = try #require(writes.first)
                 #expect(first.path == "/logged" && first.offset == 8 && first.length == Int64(payload.count) && first.durable == false)
                 #expect(first.hash == hex64(payload.withUnsafeBytes { fnv1a64($0) }))
                 #expect(try OpLog.payload(of: first, log: m.log) == Data(payload))
-                let fsync = try #require(records.first { $0.op == "fsync" })
+                let fsync = try #require(records.first { $0.op == .fsync })
                 #expect(fsync.synced == [first.seq] && fsync.result == 0)
-                #expect(records.contains { $0.op == "mark" && $0.seq == mark && $0.detail == "after-first-fsync" })
-                let crash = try #require(records.first { $0.op == "crash" })
+                #expect(records.contains { $0.op == .mark && $0.seq == mark && $0.detail == "after-first-fsync" })
+                let crash = try #require(records.first { $0.op == .crash })
                 #expect(crash.dropped?.contains(writes[1].seq) == true)
-                #expect(records.contains { $0.op == "create" && $0.path == "/logged" })
+                #expect(records.contains { $0.op == .create && $0.path == "/logged" })
                 // Seqs are unique and increasing in file order.
                 let seqs = records.map(\.seq)
                 #expect(seqs == seqs.sorted() || Set(seqs).count == seqs.count)

@@ -20,12 +20,12 @@ import Testing
 
     /// The restore's operations after the log mark, with the backing inodes FaultFS would log.
     static let restore: [OpRecord] = [
-        OpRecord(seq: 10, t: 1.0, op: "unlink", path: database + "-wal", ino: 2, result: 0, durable: false),
-        OpRecord(seq: 11, t: 1.1, op: "create", path: temporary, ino: 5, result: 0, durable: false),
-        OpRecord(seq: 12, t: 1.2, op: "write", path: temporary, ino: 5, offset: 0, length: 4096, result: 4096, durable: false),
-        OpRecord(seq: 13, t: 1.3, op: "fsync", path: temporary, ino: 5, result: 0, synced: [12]),
-        OpRecord(seq: 14, t: 1.4, op: "rename", path: temporary, path2: database, ino: 5, result: 0, durable: false),
-        OpRecord(seq: 15, t: 1.5, op: "fsyncdir", path: "/", ino: 1, result: 0, synced: [10, 11, 14]),
+        OpRecord(seq: 10, t: 1.0, op: .unlink, path: database + "-wal", ino: 2, result: 0, durable: false),
+        OpRecord(seq: 11, t: 1.1, op: .create, path: temporary, ino: 5, result: 0, durable: false),
+        OpRecord(seq: 12, t: 1.2, op: .write, path: temporary, ino: 5, offset: 0, length: 4096, result: 4096, durable: false),
+        OpRecord(seq: 13, t: 1.3, op: .fsync, path: temporary, ino: 5, result: 0, synced: [12]),
+        OpRecord(seq: 14, t: 1.4, op: .rename, path: temporary, path2: database, ino: 5, result: 0, durable: false),
+        OpRecord(seq: 15, t: 1.5, op: .fsyncdir, path: "/", ino: 1, result: 0, synced: [10, 11, 14]),
     ]
 
     /// Every state built at every point of the restore keeps a prefix of the pending entry changes, and the
@@ -76,7 +76,7 @@ import Testing
         let enumerator = recording.enumerator
         let restore = try #require(enumerator.restores.first, "the run's restore is judged")
         let end = try #require(restore.end)
-        let rename = try #require(enumerator.records.first { $0.op == "rename" && $0.path2 == Self.database && $0.result >= 0 })
+        let rename = try #require(enumerator.records.first { $0.op == .rename && $0.path2 == Self.database && $0.result >= 0 })
         var failed: [(CrashStateEnumerator.State, [String])] = []
         let summary = try enumerator.run(scratch: recording.states, maxPoints: 2, seed: 1, verdict: { state, problems in
             if !problems.isEmpty { failed.append((state, problems)) }

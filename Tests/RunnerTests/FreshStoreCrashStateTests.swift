@@ -95,16 +95,16 @@ import Workload
         defer { recording.remove() }
         #expect(recording.enumerator.start.isEmpty, "the states start from no file at all")
         let records = recording.enumerator.records
-        let walCreated = try #require(records.first { $0.op == "create" && $0.path == "/Library.sqlite-wal" })
-        let pageOne = try #require(records.first { $0.op == "write" && $0.path == "/Library.sqlite" && $0.offset == 0 })
+        let walCreated = try #require(records.first { $0.op == .create && $0.path == "/Library.sqlite-wal" })
+        let pageOne = try #require(records.first { $0.op == .write && $0.path == "/Library.sqlite" && $0.offset == 0 })
         let pageOneDurable = try #require(records.first { ($0.synced ?? []).contains(pageOne.seq) })
-        #expect(records.contains { $0.op == "create" && $0.path == "/Library.sqlite" && $0.seq < pageOne.seq })
+        #expect(records.contains { $0.op == .create && $0.path == "/Library.sqlite" && $0.seq < pageOne.seq })
         #expect(records.contains { $0.path == "/Library.sqlite-journal" && $0.seq < pageOne.seq }, "the switch to WAL goes through a rollback journal")
         #expect(pageOneDurable.seq < walCreated.seq, "page 1 is durable before the -wal exists")
         var seen = 0
         let summary = try recording.enumerator.run(scratch: recording.states, maxPoints: 100_000, seed: 1, verdict: { _, _ in seen += 1 })
-        let points = records.filter { ["fsync", "fdatasync", "fsyncdir", "sync-all"].contains($0.op) && $0.result >= 0 }
-            .filter { recording.enumerator.tracked($0.path) || $0.op == "fsyncdir" || $0.op == "sync-all" }
+        let points = records.filter { $0.op.isBarrier && $0.result >= 0 }
+            .filter { recording.enumerator.tracked($0.path) || $0.op == .fsyncdir || $0.op == .syncAll }
         #expect(summary.pointsChecked == points.count + 1, "every persistence point and the end of the log")
         #expect(seen == summary.statesChecked && summary.statesChecked > summary.pointsChecked)
         #expect(summary.statesFailed == 0, "\(summary.failures.prefix(2))")

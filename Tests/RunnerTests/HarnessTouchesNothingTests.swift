@@ -21,10 +21,8 @@ import Testing
 
     /// Operations that change a file, a directory entry or what is durable; an `open` for writing too.
     static func changes(_ record: OpRecord) -> Bool {
-        let changing: Set<String> = ["create", "mkdir", "mknod", "symlink", "link", "unlink", "rmdir", "rename", "exchange",
-                                     "write", "truncate", "fallocate", "fsync", "fdatasync", "fsyncdir"]
-        if changing.contains(record.op) { return true }
-        guard record.op == "open", let detail = record.detail, let hex = detail.split(separator: "x").last,
+        if record.op.isEntry || record.op.isData || record.op.isFileSync || record.op == .fsyncdir { return true }
+        guard record.op == .open, let detail = record.detail, let hex = detail.split(separator: "x").last,
               let flags = Int32(hex, radix: 16) else { return false }
         return flags & (O_WRONLY | O_RDWR | O_CREAT | O_TRUNC) != 0
     }
@@ -58,18 +56,18 @@ import Testing
         // meet an attachment deleted while it copies and fail, with no restore to crash after (its drill
         // expects that too): no crash then, in the run or the log; every other drill here crashes.
         let crashed = result.events.contains { $0.kind == .crash }
-        #expect(records.contains { $0.op == "crash" } == crashed, "\(name): the run \(crashed ? "crashed" : "did not crash"), the op log disagrees")
+        #expect(records.contains { $0.op == .crash } == crashed, "\(name): the run \(crashed ? "crashed" : "did not crash"), the op log disagrees")
         if !name.hasPrefix("tools/cp-a/") { #expect(crashed, "\(name): no crash in the run") }
     }
 
     @Test func aWriteByTheHarnessIsCaught() {
         let harness: Int32 = 100
         let records = [
-            OpRecord(seq: 1, t: 0, op: "create", path: "/Library.sqlite", result: 0, pid: harness),
-            OpRecord(seq: 2, t: 1, op: "write", path: "/Library.sqlite-wal", result: 4096, pid: 200),
-            OpRecord(seq: 3, t: 2, op: "open", path: "/backups/0-1/Library.sqlite", result: 0, detail: "flags=0x8000", pid: harness),
-            OpRecord(seq: 4, t: 3, op: "open", path: "/backups/0-1/Library.sqlite-wal", result: 0, detail: "flags=0x8002", pid: harness),
-            OpRecord(seq: 5, t: 4, op: "create", path: "/backups/0-1/Library.sqlite-shm", result: 0, pid: harness),
+            OpRecord(seq: 1, t: 0, op: .create, path: "/Library.sqlite", result: 0, pid: harness),
+            OpRecord(seq: 2, t: 1, op: .write, path: "/Library.sqlite-wal", result: 4096, pid: 200),
+            OpRecord(seq: 3, t: 2, op: .open, path: "/backups/0-1/Library.sqlite", result: 0, detail: "flags=0x8000", pid: harness),
+            OpRecord(seq: 4, t: 3, op: .open, path: "/backups/0-1/Library.sqlite-wal", result: 0, detail: "flags=0x8002", pid: harness),
+            OpRecord(seq: 5, t: 4, op: .create, path: "/backups/0-1/Library.sqlite-shm", result: 0, pid: harness),
         ]
         let (before, after) = Self.harnessChanges(records, harness: harness)
         #expect(before == 1)

@@ -24,9 +24,9 @@ extension RunCrashes {
                 guard record.seq < crashSeq, record.result >= 0 else { return false }
                 return record.path == suffix || record.path2 == suffix
             }
-            let entries: Set<String> = ["create", "rename", "link"]
+            let entries: Set<LoggedOp> = [.create, .rename, .link]
             let dropping = mine.last { (record: OpRecord) in dropped.contains(record.seq) && entries.contains(record.op) }
-            let taken = dropping ?? mine.last { (record: OpRecord) in record.op == "unlink" && record.path == suffix }
+            let taken = dropping ?? mine.last { (record: OpRecord) in record.op == .unlink && record.path == suffix }
             guard let taken else { continue }
             let actor = actor(of: taken, loss: crashLoss.loss)
             fates[name] = LossRecord.Operation(what: CrashLoss.describe(taken), path: taken.path ?? "", actor: actor,
@@ -77,7 +77,7 @@ extension RunCrashes {
     func cause(of loss: CrashLoss, lost: [OpRecord], store: URL, relative: String, what: String) -> String {
         // Most telling first: name changes of the database itself, other name changes, then data.
         func rank(_ r: OpRecord) -> Int {
-            let entry = CrashLoss.isEntryOperation(r.op)
+            let entry = r.op.isEntry
             let onDatabase = r.path == relative || r.path2 == relative
             return entry ? (onDatabase ? 0 : 1) : (onDatabase ? 2 : 3)
         }
@@ -85,7 +85,7 @@ extension RunCrashes {
         var text = shown.map { loss.clause($0, actor: actor(of: $0, loss: loss)) }.joined(separator: "; ")
         if lost.count > shown.count {
             let rest = lost.filter { r in !shown.contains { $0.seq == r.seq } }
-            let entries = rest.filter { CrashLoss.isEntryOperation($0.op) }.count
+            let entries = rest.filter { $0.op.isEntry }.count
             text += "; and \(rest.count) more operation(s) like them (\(entries) directory entry change(s), \(rest.count - entries) data change(s))"
         }
         return text + "; " + loss.crashClause(count: lost.count) + ": " + effect(on: store, relative: relative, lost: lost, loss: loss, what: what)
@@ -103,11 +103,11 @@ extension RunCrashes {
                 ", beside a -wal holding \($0.commits) committed transaction(s) that SQLite's next open deletes, starting an empty database"
             } ?? "")
         }
-        if lost.contains(where: { $0.op == "unlink" && $0.path == relative + "-journal" }),
+        if lost.contains(where: { $0.op == .unlink && $0.path == relative + "-journal" }),
            FileManager.default.fileExists(atPath: store.path + "-journal") {
             return "\(what)'s deleted \(relative)-journal is back, so the next open rolls its last transaction back"
         }
-        if lost.contains(where: { $0.op == "rename" && $0.path2 == relative }) {
+        if lost.contains(where: { $0.op == .rename && $0.path2 == relative }) {
             return "the rename onto \(relative) was undone: \(what) is gone, \(relative) is again the file it replaced"
         }
         func ranges(_ path: String) -> String? {
