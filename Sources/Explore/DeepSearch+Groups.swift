@@ -1,3 +1,4 @@
+import Checks
 import FaultFS
 import Foundation
 
@@ -11,6 +12,20 @@ import Foundation
 /// grouped: each of those is its own barrier.
 extension DeepSearch {
     /// One call of the program, as the probe run's op log holds it.
+    /// The kind of call a walk's fault lands on, as a shrunk repro must land on it again: the op a rule names
+    /// (an fdatasync, as the op log names SQLite's syncs, is an fsync's call: `LoggedOp.ruleOp`) and the class of
+    /// file. A hit (`FaultHit`, the op log's name) and a counted call (`Call`, the rule's op) compare as one type.
+    public struct CallKind: Sendable, Equatable {
+        public var op: FaultOp
+        public var fileClass: FileClass
+        public init(op: FaultOp, fileClass: FileClass) { self.op = op; self.fileClass = fileClass }
+        public init(_ hit: FaultHit) {
+            let op = LoggedOp(rawValue: hit.op)?.ruleOp ?? .any
+            self.init(op: op, fileClass: FileClass.of(hit.path, op: op))
+        }
+        public init(_ call: Call) { self.init(op: call.op, fileClass: FileClass.of(call.path, op: call.op)) }
+    }
+
     public struct Call: Sendable, Codable, Equatable {
         public var op: FaultOp
         public var path: String

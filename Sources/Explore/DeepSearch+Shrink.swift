@@ -63,7 +63,7 @@ extension DeepSearch {
         let written = try ScenarioParser.parse(file: repro)
         let start = Self.searchScenario(of: walk, finding: finding, target: target, crashAfterSuccess: hit == nil)
         let rule = hit == nil ? nil : start.faults.rules.count - 1
-        let call = hit.map { (op: $0.op, fileClass: Self.fileClass(of: $0)) }
+        let call = hit.map(CallKind.init)
 
         /// One run of a candidate: whether it failed as the finding did, and the call the walk's fault fired on. A
         /// candidate the runner refuses (a restore with no backup left before it) fails no way at all.
@@ -87,7 +87,7 @@ extension DeepSearch {
             // A smaller store or fewer transactions move the program's calls: when the fault no longer lands on
             // a call of the same kind and class of file, it is aimed again at the same call in the candidate
             // (`reaimed`, from the two counting runs) and the candidate runs once more, if the budget has room.
-            guard let rule, let call, hit.map({ $0.op != call.op || Self.fileClass(of: $0) != call.fileClass }) ?? true,
+            guard let rule, let call, hit.map({ CallKind($0) != call }) ?? true,
                   let n = candidate.faults.rules[rule].nth, n == current.faults.rules[rule].nth, spent + runs + 3 <= budget
             else { return (false, runs, nil) }
             if currentCalls == nil {
@@ -209,17 +209,15 @@ extension DeepSearch {
     /// Whether a run failed as the finding did: `invariant` violated, no environment error, the program returned
     /// in time, and (for a walk) the walk's `rule` fired on a call of `call`'s operation and class of file.
     static func same(_ result: RunResult, scenario: Scenario, invariant: String, rule: Int?,
-                     call: (op: String, fileClass: FileClass)?) -> Bool {
+                     call: CallKind?) -> Bool {
         guard result.environmentError == nil, FaultWalk.hungLimit(result, scenario: scenario) == nil,
               result.verdicts.contains(where: { $0.invariant == invariant && $0.status == .violated }) else { return false }
         guard let rule, let call else { return true }
         guard let fired = result.faults.forRule(rule), fired.fired > 0, let hit = fired.hit else { return false }
-        return hit.op == call.op && fileClass(of: hit) == call.fileClass
+        return CallKind(hit) == call
     }
 
-    static func fileClass(of hit: FaultHit) -> FileClass {
-        FileClass.of(hit.path, op: FaultOp(rawValue: hit.op) ?? .any)
-    }
+    static func fileClass(of hit: FaultHit) -> FileClass { CallKind(hit).fileClass }
 
     /// The walk's calls in `scenario`, in order: one run of it with its `rule` firing a `delay 0` at every one
     /// of them (the probe's way of counting), its op log read.
@@ -238,13 +236,11 @@ extension DeepSearch {
         return Self.probedCalls(opLog: scratch.appendingPathComponent("faultfs.oplog")) ?? []
     }
 
-    static func matches(_ each: Call, _ call: (op: String, fileClass: FileClass)) -> Bool {
-        each.op.rawValue == call.op && FileClass.of(each.path, op: each.op) == call.fileClass
-    }
+    static func matches(_ each: Call, _ call: CallKind) -> Bool { CallKind(each) == call }
 
     /// The Ns (counting the calls of the walk's `ops` in `calls`, from 1) of `call`'s kind and class of file, of
     /// each run of such calls to one file the first and the last (`representatives`, as the walk groups its writes).
-    static func earlierPoints(in calls: [Call], ops: [FaultOp], call: (op: String, fileClass: FileClass)) -> [Int] {
+    static func earlierPoints(in calls: [Call], ops: [FaultOp], call: CallKind) -> [Int] {
         let walked = calls.filter { ops.contains($0.op) }
         guard !walked.isEmpty else { return [] }
         let chosen = Set(representatives(of: calls, ops: ops, count: walked.count) ?? Array(1...walked.count))
@@ -254,7 +250,7 @@ extension DeepSearch {
     /// Point `n` of `old` (the walk's calls in order, those only: `walkCalls`) aimed at the same call in `new`: the call of the same kind
     /// and class of file with the same rank among those calls, counted from the nearer end (the last write of a
     /// copy stays the last when the store is smaller); nil when `n` is not such a call or `new` has too few.
-    static func reaimed(_ n: Int, from old: [Call], to new: [Call], call: (op: String, fileClass: FileClass)) -> Int? {
+    static func reaimed(_ n: Int, from old: [Call], to new: [Call], call: CallKind) -> Int? {
         let before = old.indices.filter { matches(old[$0], call) }
         let after = new.indices.filter { matches(new[$0], call) }
         guard let rank = before.firstIndex(of: n - 1) else { return nil }

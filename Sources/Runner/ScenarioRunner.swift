@@ -218,7 +218,7 @@ public final class ScenarioRunner {
     func eventContext(live: URL, scratch: URL, volume: any StoreVolume, children: ChildRegistry) -> EventContext {
         EventContext(live: location.current(live), scratch: scratch, volume: volume, children: children, scenario: scenario,
                      scenarioFile: scenarioFile, executable: executable, clock: clock,
-                     note: { [journal] in journal.note($0, $1, $2) }, noteAt: { [journal] in journal.note($1, $2, $3, at: $0) }, recorded: { [journal] in journal.record },
+                     journalLine: { [journal] in journal.note($0, $1, $2, at: $3) }, recorded: { [journal] in journal.record },
                      writers: writers, readers: readers, sidecars: sidecars, crashes: crashes,
                      location: location, cloud: cloud, liveAtStart: liveAtStart,
                      runDuring: { [unowned self] index, start, child in

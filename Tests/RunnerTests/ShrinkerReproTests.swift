@@ -1,3 +1,4 @@
+import Checks
 import FaultFS
 import FaultVocabulary
 import Scenario
@@ -85,7 +86,7 @@ struct ShrinkerReproTests {
 /// (`DeepSearch.earlierPoints`), on call lists as the op log gives them.
 struct DeepShrinkPointTests {
     static func calls(_ list: [(String, String)]) -> [DeepSearch.Call] { list.map { DeepSearch.Call(op: FaultOp(rawValue: $0.0)!, path: $0.1) } }
-    static let write = (op: "write", fileClass: FileClass.db)
+    static let write = DeepSearch.CallKind(op: .write, fileClass: .db)
 
     @Test func theLastWriteOfACopyStaysTheLastWhenTheStoreIsSmaller() {
         let old = Self.calls([("write", "/b/x.sqlite-journal")] + Array(repeating: ("write", "/b/x.sqlite"), count: 6) + [("write", "/b/m.txt")])
@@ -100,5 +101,18 @@ struct DeepShrinkPointTests {
                                ("write", "/b/y.sqlite-wal"), ("write", "/b/x.sqlite")])
         // N counts the walk's ops (write) only: 1-3 the first run, 4 the -wal, 5 the database again.
         #expect(DeepSearch.earlierPoints(in: list, ops: [.write], call: Self.write) == [1, 3, 5])
+    }
+
+    /// SQLite syncs with fdatasync, which the op log names as such while a walk over `fsync` counts it as an fsync's
+    /// call: a hit on it is re-aimed at, and compared with, the fsync calls of the same file class.
+    @Test func aHitOnAnFdatasyncIsAnFsyncsCallOfItsFile() {
+        let hit = FaultHit(op: "fdatasync", path: "/b/x.sqlite-wal")
+        let kind = DeepSearch.CallKind(hit)
+        #expect(kind == DeepSearch.CallKind(op: .fsync, fileClass: .wal))
+        let old = Self.calls([("fsync", "/b/x.sqlite-wal"), ("fsync", "/b/x.sqlite"), ("fsync", "/b/x.sqlite-wal")])
+        let new = Self.calls([("fsync", "/b/x.sqlite"), ("fsync", "/b/x.sqlite-wal")])
+        #expect(DeepSearch.reaimed(3, from: old, to: new, call: kind) == 2, "the last -wal sync stays the last")
+        #expect(DeepSearch.earlierPoints(in: old, ops: [.fsync], call: kind) == [1, 3])
+        #expect(DeepSearch.CallKind(FaultHit(op: "crash", path: "")).op == .any, "not a call: matches no counted call")
     }
 }

@@ -15,7 +15,7 @@ struct WriterPauseEvent: RunEventKind {
         let beforeSignal = context.now()
         context.children.signal(pause ? SIGSTOP : SIGCONT) { $0.name.hasPrefix("writer-") }
         let detail = (pause ? "paused (SIGSTOP)" : "resumed (SIGCONT)") + " by schedule[\(event.index ?? 0)] after \(event.commits) commits"
-        if pause { context.note("writers", .note, detail) } else { context.noteAt(beforeSignal, "writers", .note, detail) }
+        if pause { context.note("writers", .note, detail) } else { context.note(at: beforeSignal, "writers", .note, detail) }
         return EventOutcome()
     }
 }

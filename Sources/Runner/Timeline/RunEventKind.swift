@@ -46,11 +46,13 @@ struct EventContext {
     /// The lifeboat executable the event's children run.
     let executable: URL
     let clock: RunClock
-    /// Notes a line in the run's timeline and log, at `now()`.
-    let note: (String, TimelineEvent.Kind, String) -> Void
+    /// Writes a line in the run's timeline and log (`RunJournal.note`): at the time given, or at `now()`.
+    let journalLine: (_ actor: String, _ kind: TimelineEvent.Kind, _ detail: String, _ at: Double?) -> Void
+    /// Notes a line at `now()` (a closure, for the helpers that take one).
+    var note: (String, TimelineEvent.Kind, String) -> Void { { [journalLine] in journalLine($0, $1, $2, nil) } }
     /// Notes a line at a time read earlier: the moment it describes, when the line can only be written after the
     /// action (a resume is the moment its signal went out, not the moment this thread got to write it down).
-    let noteAt: (Double, String, TimelineEvent.Kind, String) -> Void
+    func note(at time: Double, _ actor: String, _ kind: TimelineEvent.Kind, _ detail: String) { journalLine(actor, kind, detail, time) }
     /// The record as the run has filled it so far (read only: what earlier events measured).
     let recorded: () -> RunRecord
     /// The run's writers, round by round (a restore with `after_restore: continue` begins a round).
