@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Every verdict that changed between two runs of the same drills, catalog or matrix.
 
-    scripts/verdict-diff.py suite OLD/suite.json NEW/suite.json
-        Two `lifeboat run` campaigns: for each (scenario, seed) run by both, whether it showed what it expects
-        and each invariant's status. Prints one Markdown row per pair whose verdicts differ.
+    scripts/verdict-diff.py suite OLD/summary.json NEW/summary.json
+        Two `lifeboat run` campaigns (their summary.json): for each (scenario, seed) run by both, whether it showed
+        what it expects and the status of each invariant both builds judge. Prints one Markdown row per pair whose
+        verdicts differ; an invariant only one build has is counted apart (added or removed, not changed).
 
     scripts/verdict-diff.py table OLD.md NEW.md [--ignore COLUMN ...]
         Two generated pages (docs/real-tools.md from `lifeboat matrix --out`, docs/real-bugs.md from
@@ -46,9 +47,17 @@ def describe(statuses):
 def diff_suites(old_path, new_path):
     old, new = load_suite(old_path), load_suite(new_path)
     rows = []
+    added, dropped = {}, {}
     for key in sorted(set(old) & set(new)):
         (old_met, old_v), (new_met, new_v) = old[key], new[key]
-        changed = sorted(name for name in set(old_v) | set(new_v) if old_v.get(name) != new_v.get(name))
+        # An invariant one build has and the other lacks is counted apart: it is new (or gone), not a changed verdict.
+        for name in set(new_v) - set(old_v):
+            added.setdefault(name, {}).setdefault(new_v[name], 0)
+            added[name][new_v[name]] += 1
+        for name in set(old_v) - set(new_v):
+            dropped.setdefault(name, {}).setdefault(old_v[name], 0)
+            dropped[name][old_v[name]] += 1
+        changed = sorted(name for name in set(old_v) & set(new_v) if old_v[name] != new_v[name])
         if old_met == new_met and not changed:
             continue
         detail = "; ".join(f"{name}: {old_v.get(name, '—')} → {new_v.get(name, '—')}" for name in changed)
@@ -60,6 +69,9 @@ def diff_suites(old_path, new_path):
     for label, keys in (("only in the old run", only_old), ("only in the new run", only_new)):
         if keys:
             print(f"{label}: " + ", ".join(f"{s} seed {n}" for s, n in keys))
+    for label, names in (("invariants only the new build judges", added), ("invariants only the old build judged", dropped)):
+        for name, counts in sorted(names.items()):
+            print(f"{label}: {name} (" + ", ".join(f"{status} in {n}" for status, n in sorted(counts.items())) + ")")
     if rows:
         print("\n| scenario | seed | as expected | invariants changed |\n|---|---|---|---|")
         print("\n".join(rows))
@@ -117,10 +129,10 @@ def diff_tables(old_path, new_path, ignore):
 
 def main(argv):
     if len(argv) < 3 or argv[0] not in ("suite", "table"):
-        fail("usage: verdict-diff.py suite OLD.json NEW.json | table OLD.md NEW.md [--ignore COLUMN ...]")
+        fail("usage: verdict-diff.py suite OLD/summary.json NEW/summary.json | table OLD.md NEW.md [--ignore COLUMN ...]")
     if argv[0] == "suite":
         if len(argv) != 3:
-            fail("suite takes two suite.json files")
+            fail("suite takes two summary.json files")
         return diff_suites(argv[1], argv[2])
     ignore, rest = [], argv[3:]
     while rest:
