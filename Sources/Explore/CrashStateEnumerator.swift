@@ -67,7 +67,7 @@ public struct CrashStateEnumerator: Sendable {
     /// examined, or recovered to the same pages), so the report says what each point cost and covered.
     public struct PointCount: Sendable, Codable, Equatable {
         public var point: UInt64
-        public var op: String
+        public var op: LoggedOp
         public var pending = 0
         /// Of the pending operations, the directory-entry changes (their surviving ones are a prefix).
         public var pendingEntries = 0
@@ -132,8 +132,6 @@ public struct CrashStateEnumerator: Sendable {
         tracked(record.path) || tracked(record.path2) || record.ino.map { followed.contains($0) } == true
     }
 
-    /// The op of the point that stands for the end of the log (its seq is one past the last record's).
-    public static let endOfLog = LoggedOp.endOfLog.rawValue
     /// The entry changes a crash state keeps or drops one at a time (the ones a store and its backups make).
     static let entryOps: Set<LoggedOp> = [.create, .unlink, .rename]
 
@@ -253,7 +251,7 @@ public struct CrashStateEnumerator: Sendable {
     /// so they do not depend on which unit ran first.
     func check(point: OpRecord, walk: Walk, keys: [Data], builds: [Bool], firstState: Int, reuse: Bool,
                context: inout CheckContext, content: CrashStateContent, timing: inout CrashStateRows.Timing) throws -> CrashStateRows.Point {
-        var row = CrashStateRows.Point(point: point.seq, op: point.op.rawValue, time: point.t.isFinite ? point.t + clockOffset : nil,
+        var row = CrashStateRows.Point(point: point.seq, op: point.op, time: point.t.isFinite ? point.t + clockOffset : nil,
                                        pending: walk.pending.count,
                                        pendingEntries: walk.pending.filter { Self.entryOps.contains($0.op) }.count)
         let durableVersion = walk.chain.digest

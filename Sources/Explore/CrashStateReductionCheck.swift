@@ -93,7 +93,7 @@ public enum CrashStateReductionCheck {
         var found = Set<Finding>()
         for (state, problems) in states {
             let variant = variantKind(state.variant)
-            let point = points[state.point] ?? CrashStateEnumerator.endOfLog
+            let point = points[state.point] ?? LoggedOp.endOfLog.description
             for problem in problems { found.insert(Finding(problem: masked(problem), cause: "\(variant) at \(point)")) }
         }
         return found

@@ -1,3 +1,4 @@
+import FaultFS
 import Foundation
 import Reporting
 import Runner
@@ -31,7 +32,7 @@ public struct CrashStateRows: Sendable, Codable {
     /// One checked point and its states.
     public struct Point: Sendable, Codable {
         public var point: UInt64
-        public var op: String
+        public var op: LoggedOp
         /// The barrier's time on the history's clock; nil for the end of the log (after every acknowledgement).
         public var time: Double?
         public var pending: Int
@@ -127,7 +128,7 @@ public struct CrashStateRows: Sendable, Codable {
                     if !short.walKeptByOpen { summary.shortMain.walDeleted += 1 }
                     if !problems.isEmpty { summary.shortMain.failed += 1 }
                     if summary.shortMain.first == nil {
-                        summary.shortMain.first = "\(point.op == CrashStateEnumerator.endOfLog ? "the end of the log" : "barrier seq \(point.point)"), \(row.state.variant): \(short.description)"
+                        summary.shortMain.first = "\(point.op == .endOfLog ? "the end of the log" : "barrier seq \(point.point)"), \(row.state.variant): \(short.description)"
                     }
                 }
                 verdict?(row.state, problems)

@@ -44,8 +44,8 @@ extension CrashStateEnumerator {
 
         /// The unit's name in the shard plan: its points by seq (the same for every shard of one recording).
         var name: String {
-            let first = points.first.map { "seq \($0)" } ?? CrashStateEnumerator.endOfLog
-            let last = endOfLog ? CrashStateEnumerator.endOfLog : points.last.map { "seq \($0)" } ?? first
+            let first = points.first.map { "seq \($0)" } ?? LoggedOp.endOfLog.description
+            let last = endOfLog ? LoggedOp.endOfLog.description : points.last.map { "seq \($0)" } ?? first
             return first == last ? "points \(first)" : "points \(first) to \(last)"
         }
 

@@ -18,7 +18,6 @@ extension FaultFSVolume {
         // its command and parents for naming it) are decoded in full.
         let walPath = OpLogLine.key("path", string: wal), databasePath = OpLogLine.key("path", string: database)
         let writeOp = Data("\"op\":\"write\"".utf8), parents = Data("\"parents\"".utf8), markOp = Data("\"op\":\"mark\"".utf8)
-        let barrierOps = ["\"op\":\"fsync", "\"op\":\"fdatasync\"", "\"op\":\"sync-all\""].map { Data($0.utf8) }
         let (tKey, resultKey, offsetKey, lengthKey, pidKey) = (OpLogLine.field("t"), OpLogLine.field("result"), OpLogLine.field("offset"),
                                                               OpLogLine.field("length"), OpLogLine.field("pid"))
         let decoder = JSONDecoder()
@@ -34,7 +33,7 @@ extension FaultFSVolume {
                 if toWal || line.contains(databasePath) {
                     writes.append((t, toWal, Int64(line.number(offsetKey) ?? 0), Int64(line.number(lengthKey) ?? 0)))
                 }
-            } else if barrierOps.contains(where: { line.contains($0) }) {
+            } else if OpLogLine.barrierOps.contains(where: { line.contains($0) }) {
                 barriers.append((t, line.number(pidKey).map { Int32($0) }, line.data))
             }
         }
@@ -134,6 +133,10 @@ struct OpLogLine {
             return found - UnsafeMutableRawPointer(mutating: base) + n.count
         }
     }
+
+    /// The `op` fields of the barriers (`LoggedOp.isBarrier`: a file's fsync or fdatasync, a folder's fsync, a
+    /// sync-all), as the daemon writes them.
+    static let barrierOps = LoggedOp.allCases.filter(\.isBarrier).map { key("op", string: $0.rawValue) }
 
     /// `"name":`, the key before a number.
     static func field(_ name: String) -> Data { Data("\"\(name)\":".utf8) }
