@@ -138,11 +138,10 @@ public final class Explorer {
             try replay(shrunk, invariant: invariant, outcome: &outcome)
             // A race can shrink to a scenario whose failure was luck (a step dropped whose work a timing accident
             // did on the runs that kept the reduction). Rather than hand back a repro that does not replay, step
-            // back to the reduction before the last, then to the scenario the search itself found failing.
+            // back one reduction at a time, down to the scenario the search itself found failing.
             var fallbacks: [(scenario: Scenario, step: String)] = []
-            for (earlier, step) in Array(trail.reversed().prefix(2).map { ($0, "back one reduction") }) + [(trail[0], "back to the scenario found failing")]
-            where earlier != shrunk && !fallbacks.contains(where: { $0.scenario == earlier }) {
-                fallbacks.append((earlier, step))
+            for (index, earlier) in trail.enumerated().reversed() where earlier != shrunk && !fallbacks.contains(where: { $0.scenario == earlier }) {
+                fallbacks.append((earlier, index == 0 ? "back to the scenario found failing" : "back to reduction \(index) of \(trail.count - 1)"))
             }
             for (earlier, step) in fallbacks where outcome.replaysReproducing == 0 && !Interruption.requested {
                 progress?("replay: the repro did not reproduce \(invariant); stepping \(step)")
@@ -195,7 +194,14 @@ public final class Explorer {
             let (result, directory) = try run(replayScenario)
             outcome.replaySeconds.append(Date().timeIntervalSince(started))
             outcome.replayed += 1
-            if result.expectationMet { outcome.replaysReproducing += 1 }
+            if result.expectationMet {
+                outcome.replaysReproducing += 1
+            } else {
+                // Say what the replay saw instead, so a repro that does not replay can be read, not guessed.
+                let violated = Self.violated(result).map(\.invariant)
+                let saw = (violated.isEmpty ? ["every invariant held"] : ["violated " + violated.joined(separator: ", ")]) + result.errors.prefix(2)
+                progress?("replay \(attempt + 1): did not reproduce \(invariant): \(saw.joined(separator: "; ")) (\(directory.url.path))")
+            }
             if attempt == 0 {
                 reproFile = directory.url.appendingPathComponent("repro.yaml")
                 outcome.repro = reproFile?.path

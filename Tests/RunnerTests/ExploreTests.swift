@@ -4,6 +4,7 @@ import LifeboatTestSupport
 import Reporting
 import Runner
 import Scenario
+import Synchronization
 import Testing
 
 /// Explore finds each bug of the catalog, shrinks it and hands back a repro that replays; on the correct
@@ -29,11 +30,15 @@ import Testing
         scenario.invariants = expected
         // The catalog's writers outlast their choreography (torn-copy's checkpoint falls 1.5 s into a 3 s copy).
         scenario.writers.transactions = min(scenario.writers.transactions, 600)
+        // The search's own account (runs, reductions kept, what each replay saw) goes with any failure below.
+        let log = Mutex<[String]>([])
         let outcome = try Explorer(base: scenario, file: file.path, seed: 11,
-                                   budget: Explorer.Budget(runs: 8, seconds: 240, shrinkRuns: 8, replays: 3), settings: settings(scratch)).explore()
-        let found = try #require(outcome.firstFailure, "\(bug): nothing found in \(outcome.runs) runs")
+                                   budget: Explorer.Budget(runs: 8, seconds: 240, shrinkRuns: 8, replays: 3), settings: settings(scratch),
+                                   progress: { line in log.withLock { $0.append(line) } }).explore()
+        let account = log.withLock { $0.joined(separator: "\n") }
+        let found = try #require(outcome.firstFailure, "\(bug): nothing found in \(outcome.runs) runs\n\(account)")
         #expect(expected.contains { outcome.failures[$0] != nil }, "\(bug): found \(outcome.failures), expected \(expected)")
-        #expect(outcome.replaysReproducing >= 1, "\(bug): the repro did not replay \(found.invariant)")
+        #expect(outcome.replaysReproducing >= 1, "\(bug): the repro did not replay \(found.invariant)\n\(account)")
         let repro = try #require(outcome.repro)
         let replayed = try ScenarioParser.parse(file: URL(fileURLWithPath: repro))
         // The repro expects the failure as the scenario names it: a torn copy is either face of one bug.
