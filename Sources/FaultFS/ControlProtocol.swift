@@ -33,7 +33,7 @@ public struct ControlRequest: Codable, Sendable, Equatable {
     /// The crash mode named by this request, or a message saying what is wrong.
     public func crashMode() -> Result<CrashMode, FaultFSError> {
         do { return .success(try CrashMode(protocolMode: mode, n: n, fill: fill)) } catch {
-            return .failure(.badRequest(error.detail ?? "unknown crash mode \(error.text) (keep-none, keep-prefix, torn, reorder)"))
+            return .failure(.badRequest(error.detail ?? "unknown crash mode \(error.text) (\(CrashMode.Kind.allCases.map(\.rawValue).joined(separator: ", ")))"))
         }
     }
 }

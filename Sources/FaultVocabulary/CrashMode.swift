@@ -17,15 +17,25 @@ public enum CrashMode: Sendable, Equatable {
     /// A seeded random subset of the pending ops survives (each with probability 1/2).
     case reorder
 
-    /// The mode's name without its argument, as on the wire (`mode`) and first in the text.
-    public var name: String {
+    /// The modes' names, written once: the text, the control protocol's `mode` field and their parsers use these.
+    public enum Kind: String, Sendable, CaseIterable {
+        case keepNone = "keep-none"
+        case keepPrefix = "keep-prefix"
+        case torn
+        case reorder
+    }
+
+    public var kind: Kind {
         switch self {
-        case .keepNone: return "keep-none"
-        case .keepPrefix: return "keep-prefix"
-        case .torn: return "torn"
-        case .reorder: return "reorder"
+        case .keepNone: .keepNone
+        case .keepPrefix: .keepPrefix
+        case .torn: .torn
+        case .reorder: .reorder
         }
     }
+
+    /// The mode's name without its argument, as on the wire (`mode`) and first in the text.
+    public var name: String { kind.rawValue }
 
     /// The grammar, for messages and help.
     public static let syntax = "keep-none, keep-prefix N, torn [zeros|garbage] or reorder"
@@ -49,14 +59,15 @@ extension CrashMode {
 
     /// The mode a `crash` request's fields name (no `mode`: keep-none; torn without `fill`: zeros).
     public init(protocolMode mode: String?, n: Int?, fill: TornFill?) throws(FaultTextError) {
-        switch mode ?? "keep-none" {
-        case "keep-none": self = .keepNone
-        case "keep-prefix":
-            guard let n, n >= 0 else { throw FaultTextError(expected: Self.syntax, text: "keep-prefix", detail: "keep-prefix needs \"n\" >= 0") }
+        let name = mode ?? Kind.keepNone.rawValue
+        guard let kind = Kind(rawValue: name) else { throw FaultTextError(expected: Self.syntax, text: name) }
+        switch kind {
+        case .keepNone: self = .keepNone
+        case .keepPrefix:
+            guard let n, n >= 0 else { throw FaultTextError(expected: Self.syntax, text: name, detail: "\(name) needs \"n\" >= 0") }
             self = .keepPrefix(n)
-        case "torn": self = .torn(fill: fill ?? .zeros)
-        case "reorder": self = .reorder
-        case let other: throw FaultTextError(expected: Self.syntax, text: other)
+        case .torn: self = .torn(fill: fill ?? .zeros)
+        case .reorder: self = .reorder
         }
     }
 }

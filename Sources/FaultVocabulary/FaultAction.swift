@@ -134,22 +134,22 @@ public enum FaultAction: Sendable, Equatable {
                 return "errno ENOSYS cannot fail a close: the kernel takes it from flush as 'not implemented' and stops sending flushes; name the other ops instead of any/flush"
             }
         case .shortWrite(let n):
-            if n < 0 { return "short-write needs N >= 0" }
-            if !covers(.write) { return "short-write needs op write" }
+            if n < 0 { return "\(kind.rawValue) needs N >= 0" }
+            if !covers(.write) { return "\(kind.rawValue) needs op write" }
         case .shortRead(let n):
-            if n < 0 { return "short-read needs N >= 0" }
-            if !covers(.read) { return "short-read needs op read" }
+            if n < 0 { return "\(kind.rawValue) needs N >= 0" }
+            if !covers(.read) { return "\(kind.rawValue) needs op read" }
         case .delay(let ms):
-            if ms < 0 || ms > 600_000 { return "delay needs 0 <= MS <= 600000" }
+            if ms < 0 || ms > 600_000 { return "\(kind.rawValue) needs 0 <= MS <= 600000" }
         case .fsyncLie, .fsyncFailClean:
             if !(covers(.fsync) || ops.contains(.fsyncdir)) { return "fsync actions need op fsync" }
         case .enospcAfter(let n), .edquotAfter(let n):
             if n < 0 { return "\(kind.rawValue) needs BYTES >= 0" }
             if !covers(.write) { return "\(kind.rawValue) needs op write" }
         case .crash(let mode):
-            if case .keepPrefix(let n) = mode, n < 0 { return "crash keep-prefix needs N >= 0" }
+            if case .keepPrefix(let n) = mode, n < 0 { return "\(kind.rawValue) \(mode.name) needs N >= 0" }
         case .hold(let ms):
-            if ms < 1 || ms > 600_000 { return "hold needs 1 <= MS <= 600000" }
+            if ms < 1 || ms > 600_000 { return "\(kind.rawValue) needs 1 <= MS <= 600000" }
         }
         return nil
     }

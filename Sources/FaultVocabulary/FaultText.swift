@@ -64,15 +64,11 @@ extension FaultAction: CustomStringConvertible, Codable {
     /// default hold.
     public var description: String {
         switch self {
-        case .errno(let name): return "errno \(name)"
-        case .shortWrite(let n): return "short-write \(n)"
-        case .shortRead(let n): return "short-read \(n)"
-        case .delay(let ms): return "delay \(ms)"
-        case .fsyncLie: return "fsync-lie"
-        case .fsyncFailClean: return "fsync-fail-clean"
-        case .enospcAfter(let n), .edquotAfter(let n): return "\(kind.rawValue) \(n)"
-        case .crash(let mode): return "crash \(mode)"
-        case .hold(let ms): return ms == Self.defaultHoldMilliseconds ? "hold" : "hold \(ms)"
+        case .errno(let name): return "\(kind.rawValue) \(name)"
+        case .shortWrite(let n), .shortRead(let n), .enospcAfter(let n), .edquotAfter(let n), .delay(let n): return "\(kind.rawValue) \(n)"
+        case .fsyncLie, .fsyncFailClean: return kind.rawValue
+        case .crash(let mode): return "\(kind.rawValue) \(mode)"
+        case .hold(let ms): return ms == Self.defaultHoldMilliseconds ? kind.rawValue : "\(kind.rawValue) \(ms)"
         }
     }
 
@@ -100,17 +96,18 @@ extension CrashMode: CustomStringConvertible, Codable {
     /// The mode from its words (the words after `crash` in an action).
     init(words: [String], text: String) throws(FaultTextError) {
         func failure(_ detail: String? = nil) -> FaultTextError { FaultTextError(expected: Self.syntax, text: text, detail: detail) }
-        switch words.first {
-        case "keep-none" where words.count == 1: self = .keepNone
-        case "reorder" where words.count == 1: self = .reorder
-        case "keep-prefix":
-            guard words.count == 2, let n = Int(words[1]), n >= 0 else { throw failure("keep-prefix needs a count N >= 0") }
+        guard let kind = words.first.flatMap(Kind.init(rawValue:)) else { throw failure() }
+        switch kind {
+        case .keepNone, .reorder:
+            guard words.count == 1 else { throw failure() }
+            self = kind == .keepNone ? .keepNone : .reorder
+        case .keepPrefix:
+            guard words.count == 2, let n = Int(words[1]), n >= 0 else { throw failure("\(kind.rawValue) needs a count N >= 0") }
             self = .keepPrefix(n)
-        case "torn":
+        case .torn:
             guard words.count <= 2 else { throw failure() }
             guard let fill = words.count == 1 ? .zeros : TornFill(rawValue: words[1]) else { throw failure("a torn write's tail is zeros or garbage") }
             self = .torn(fill: fill)
-        default: throw failure()
         }
     }
 
@@ -118,8 +115,8 @@ extension CrashMode: CustomStringConvertible, Codable {
     public var description: String {
         switch self {
         case .keepNone, .reorder: return name
-        case .keepPrefix(let n): return "keep-prefix \(n)"
-        case .torn(let fill): return fill == .zeros ? "torn" : "torn \(fill.rawValue)"
+        case .keepPrefix(let n): return "\(name) \(n)"
+        case .torn(let fill): return fill == .zeros ? name : "\(name) \(fill.rawValue)"
         }
     }
 
