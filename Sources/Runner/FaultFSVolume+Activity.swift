@@ -17,7 +17,8 @@ extension FaultFSVolume {
         // (`OpLogLine`); the few other lines that matter (barriers, the mark, each process's first record, with
         // its command and parents for naming it) are decoded in full.
         let walPath = OpLogLine.key("path", string: wal), databasePath = OpLogLine.key("path", string: database)
-        let writeOp = Data("\"op\":\"write\"".utf8), parents = Data("\"parents\"".utf8), markOp = Data("\"op\":\"mark\"".utf8)
+        let writeOp = OpLogLine.key("op", string: LoggedOp.write.rawValue), markOp = OpLogLine.key("op", string: LoggedOp.mark.rawValue)
+        let parents = Data("\"parents\"".utf8)
         let (tKey, resultKey, offsetKey, lengthKey, pidKey) = (OpLogLine.field("t"), OpLogLine.field("result"), OpLogLine.field("offset"),
                                                               OpLogLine.field("length"), OpLogLine.field("pid"))
         let decoder = JSONDecoder()
