@@ -106,8 +106,27 @@ public struct OpRecord: Codable, Sendable, Equatable {
     }
 }
 
-/// Reading an op log written by the daemon.
+/// Reading and writing an op log: JSON Lines, one `OpRecord` a line.
 public enum OpLog {
+    /// The one encoding of an op-log line: sorted keys, slashes not escaped. The byte scans of long logs
+    /// (`OpLogLine` in Runner) find fields by the text this writes, so every writer and test goes through it.
+    public static func line(_ record: OpRecord) throws -> Data {
+        var line = try encoder.encode(record)
+        line.append(UInt8(ascii: "\n"))
+        return line
+    }
+
+    /// `value` as a JSON string exactly as `line` writes it inside a record.
+    public static func encodedString(_ value: String) -> String {
+        (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "\"\(value)\""
+    }
+
+    private static let encoder: JSONEncoder = {
+        let e = JSONEncoder()
+        e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return e
+    }()
+
     /// Decodes every record of a JSON Lines op log, in file order. Throws on an unreadable file or bad line.
     public static func read(_ url: URL) throws -> [OpRecord] {
         let data = try Data(contentsOf: url)
@@ -185,20 +204,13 @@ final class OpLogWriter: Sendable {
     }
 
     func append(_ record: OpRecord) {
-        guard var line = try? encoder.encode(record) else { return }
-        line.append(UInt8(ascii: "\n"))
+        guard let line = try? OpLog.line(record) else { return }
         let full: Bool = state.withLock { s in
             if s.closed { return false }
             s.buffer.append(line)
             return s.buffer.count > 256 * 1024
         }
         if full { flush() }
-    }
-
-    private var encoder: JSONEncoder {
-        let e = JSONEncoder()
-        e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return e
     }
 
     func flush() {

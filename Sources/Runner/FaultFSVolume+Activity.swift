@@ -96,17 +96,14 @@ extension FaultFSVolume {
     }
 }
 
-/// A byte scan of one op-log line (JSON Lines written by the daemon, `OpLog`: sorted keys, slashes not escaped)
+/// A byte scan of one op-log line (JSON Lines written by the daemon through `OpLog.line`: sorted keys, slashes not escaped)
 /// for the few fields a long log's writes need, without decoding the line.
 struct OpLogLine {
     let bytes: UnsafeRawBufferPointer
 
     /// `"name":"value",` as the daemon's encoder writes it.
     static func key(_ name: String, string value: String) -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let encoded = (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "\"\(value)\""
-        return Data("\"\(name)\":\(encoded),".utf8)
+        Data("\"\(name)\":\(OpLog.encodedString(value)),".utf8)
     }
 
     /// Calls `body` with each non-empty line of `data`.

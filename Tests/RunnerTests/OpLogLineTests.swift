@@ -7,12 +7,9 @@ import Testing
 /// pick exactly the records `LoggedOp.isBarrier` names, as the daemon's own encoder writes them.
 struct OpLogLineTests {
     @Test func theBarrierScanMatchesExactlyTheBarriers() throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         for op in LoggedOp.allCases {
             let record = OpRecord(seq: 7, t: 1.5, op: op, path: "/Library.sqlite-wal", result: 0)
-            var log = try encoder.encode(record)
-            log.append(UInt8(ascii: "\n"))
+            let log = try OpLog.line(record)
             var matched: [Bool] = []
             OpLogLine.lines(of: log) { line in matched.append(OpLogLine.barrierOps.contains { line.contains($0) }) }
             #expect(matched == [op.isBarrier], "\(op)")
